@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+import { notImplemented } from './util.ts';
+
+export function register(ingest: Command): void {
+  ingest.command('listings').description('(not implemented yet)').action(notImplemented('atlas ingest listings'));
+}

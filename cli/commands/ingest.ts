@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import { register as registerInbox } from './ingest-inbox.ts';
+import { register as registerListings } from './ingest-listings.ts';
+import { register as registerRegistry } from './ingest-registry.ts';
+
+export function register(program: Command): void {
+  const ingest = program.command('ingest').description('load listings, registries or the server inbox into the database');
+  registerListings(ingest);
+  registerRegistry(ingest); // x402 and mcp
+  registerInbox(ingest);
+}

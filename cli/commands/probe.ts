@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+import { notImplemented } from './util.ts';
+
+export function register(program: Command): void {
+  program.command('probe').description('(not implemented yet)').action(notImplemented('atlas probe'));
+}

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { AtlasError, formatIssues } from './errors.ts';
+
+/**
+ * atlas.config.json. Every value has a default, so an absent file is a valid configuration.
+ * Registry sources are operator configuration (trusted location, untrusted content): a URL of the
+ * list endpoint or a file path.
+ */
+export const RegistrySourceSchema = z.object({
+  kind: z.enum(['x402', 'mcp']),
+  /** Full URL of `.../discovery/resources` or `.../v0.1/servers`, or a file path. */
+  source: z.string().min(1),
+  /** Name recorded with each resource (e.g. `cdp`, `official`). */
+  name: z.string().min(1).max(40).regex(/^[a-z0-9-]+$/),
+  enabled: z.boolean().default(true),
+});
+export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
+
+export const RateLimitsSchema = z.object({
+  enabled: z.boolean().default(true),
+  anonymousPerMinute: z.number().int().positive().default(60),
+  keyedPerMinute: z.number().int().positive().default(600),
+  keysPerAddressPerDay: z.number().int().positive().default(3),
+  feedbackPerAddressPerDay: z.number().int().positive().default(10),
+});
+
+export const ConfigSchema = z
+  .object({
+    registries: z
+      .array(RegistrySourceSchema)
+      .default([
+        { kind: 'x402', source: 'https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources', name: 'cdp', enabled: true },
+        { kind: 'mcp', source: 'https://registry.modelcontextprotocol.io/v0.1/servers', name: 'official', enabled: true },
+      ]),
+    probe: z
+      .object({
+        concurrency: z.number().int().min(1).max(1024).default(64),
+        perHost: z.number().int().min(1).max(16).default(2),
+        timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+        maxBodyBytes: z.number().int().min(1024).default(256 * 1024),
+        maxHeaderBytes: z.number().int().min(16 * 1024).default(128 * 1024),
+        userAgent: z.string().min(1).default('AtlasProbe/0.1'),
+        contactUrl: z.string().url().default('https://atlas.example/about/probe'),
+        allowPrivate: z.boolean().default(false),
+      })
+      .prefault({}),
+    serve: z
+      .object({
+        port: z.number().int().min(0).max(65535).default(8787),
+        host: z.string().default('127.0.0.1'),
+        /** Honour X-Forwarded-For only behind a proxy we trust. */
+        trustProxy: z.boolean().default(false),
+        baseUrl: z.string().url().optional(),
+        bodyLimitBytes: z.number().int().positive().default(16 * 1024),
+        rateLimits: RateLimitsSchema.prefault({}),
+      })
+      .prefault({}),
+    paths: z
+      .object({
+        /** Runtime state; the CLI's --data wins over this. */
+        data: z.string().default('data'),
+      })
+      .prefault({}),
+  })
+  .strict();
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function parseConfig(raw: unknown, origin = 'config'): Config {
+  const r = ConfigSchema.safeParse(raw);
+  if (!r.success) throw new AtlasError('invalid_input', `${origin}: ${formatIssues(r.error.issues)}`);
+  return r.data;
+}
+
+/**
+ * Load the config file: an explicit path must exist; the default `./atlas.config.json` is optional.
+ * Environment overrides: ATLAS_USER_AGENT, ATLAS_CONTACT_URL, ATLAS_BASE_URL (secrets: ATLAS_SECRET, see secret.ts).
+ */
+export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Config {
+  let raw: unknown = {};
+  const file = path ?? 'atlas.config.json';
+  if (existsSync(file)) {
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new AtlasError('invalid_input', `${file}: not valid JSON (${(e as Error).message})`);
+    }
+  } else if (path) {
+    throw new AtlasError('invalid_input', `config file not found: ${path}`);
+  }
+  const cfg = parseConfig(raw, file);
+  if (env.ATLAS_USER_AGENT) cfg.probe.userAgent = env.ATLAS_USER_AGENT;
+  if (env.ATLAS_CONTACT_URL) cfg.probe.contactUrl = env.ATLAS_CONTACT_URL;
+  if (env.ATLAS_BASE_URL) cfg.serve.baseUrl = env.ATLAS_BASE_URL;
+  return cfg;
+}
+
+export const defaultConfig = (): Config => parseConfig({});

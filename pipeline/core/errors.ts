@@ -1,0 +1,80 @@
+/**
+ * The one error base. Every failure that a user should see carries a code from this fixed union;
+ * the CLI's top level and the server's onError map codes to exit codes and HTTP statuses in one place.
+ * Anything thrown that is not an AtlasError is unexpected: exit 1 / HTTP 500 with no internals.
+ */
+export const ERROR_CODES = [
+  'bad_usage', // wrong command-line words or options
+  'invalid_input', // a file, page, body or parameter that fails validation
+  'invalid_parameter', // an HTTP query parameter out of bounds
+  'invalid_json', // a request body that is not JSON
+  'not_found',
+  'unauthorized', // key missing or unknown
+  'rate_limited',
+  'payload_too_large',
+  'locked', // the database is held by another writer
+  'source_failed', // a registry source could not be read or had the wrong shape
+  'conflict',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class AtlasError extends Error {
+  readonly code: ErrorCode;
+  /** Extra, client-safe detail (e.g. the zod issues of a rejected body, Retry-After seconds). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AtlasError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const isAtlasError = (e: unknown): e is AtlasError => e instanceof AtlasError;
+
+/** CLI contract (DESIGN.md): 0 done; 1 failed; 2 bad usage or input. */
+export function exitCodeFor(code: ErrorCode): 1 | 2 {
+  switch (code) {
+    case 'bad_usage':
+    case 'invalid_input':
+    case 'invalid_parameter':
+    case 'invalid_json':
+    case 'not_found':
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+export function httpStatusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'bad_usage':
+    case 'invalid_input':
+    case 'invalid_parameter':
+    case 'invalid_json':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'not_found':
+      return 404;
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'rate_limited':
+      return 429;
+    case 'locked':
+    case 'source_failed':
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+/** Render zod issues as `path: message; path: message` for one-line CLI and HTTP messages. */
+export function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

@@ -1,0 +1,39 @@
+/**
+ * Untrusted text (DESIGN.md decision 6): registry names, descriptions and tags are third-party data.
+ * One sanitizer: control and bidi characters removed, whitespace collapsed, length capped.
+ * The result is stored and shown as data; it is never interpreted (HTML is escaped where rendered).
+ */
+// C0/C1 controls, bidi embeddings/overrides/isolates, zero-width and BOM, line/paragraph separators.
+const STRIP_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\u2028\u2029]/g;
+
+export const TEXT_LIMITS = { name: 120, description: 500, tag: 32, tags: 20, operator: 120 } as const;
+
+export function sanitizeText(value: unknown, maxLength: number): string | null {
+  if (typeof value !== 'string') return null;
+  let s = value.normalize('NFC').replace(STRIP_RE, '').replace(/\s+/g, ' ').trim();
+  if (s.length > maxLength) {
+    // Do not cut a surrogate pair in half.
+    const cut = Array.from(s).slice(0, maxLength - 1).join('');
+    s = `${cut}…`;
+  }
+  return s.length ? s : null;
+}
+
+/** Spec 2.2: registry tags reduced to lowercase letters, digits and hyphens; anything else dropped. */
+export function normalizeTags(values: unknown): string[] {
+  if (!Array.isArray(values)) return [];
+  const out = new Set<string>();
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const t = v
+      .toLowerCase()
+      .trim()
+      .replace(/[\s_]+/g, '-')
+      .replace(/[^a-z0-9-]/g, '')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '');
+    if (t.length >= 1 && t.length <= TEXT_LIMITS.tag) out.add(t);
+    if (out.size >= TEXT_LIMITS.tags) break;
+  }
+  return [...out];
+}

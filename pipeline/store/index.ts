@@ -1,0 +1,3 @@
+export * from './store.ts';
+export * from './migrate.ts';
+export * from './query.ts';

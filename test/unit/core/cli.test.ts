@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/context.ts';
+
+describe('cli basics', () => {
+  it('rejects a bad --now with exit 2 and one line', async () => {
+    const t = tempDir();
+    try {
+      const r = await runCli(['--data', t.dir, '--now', 'yesterday', 'init']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--now must be an ISO-8601 time/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('init twice, then sql prints JSON rows with ISO timestamps', async () => {
+    const t = tempDir();
+    try {
+      expect((await runCli(['--data', t.dir, '--now', '2026-01-02T03:04:05Z', 'init'])).code).toBe(0);
+      expect((await runCli(['--data', t.dir, 'init'])).code).toBe(0);
+      const r = await runCli(['--data', t.dir, 'sql', 'SELECT version, applied_at FROM schema_migrations WHERE version = 1', '--format', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ version: 1, applied_at: '2026-01-02T03:04:05.000Z' }]);
+      const bad = await runCli(['--data', t.dir, 'sql', 'SELECT * FROM nope']);
+      expect(bad.code).toBe(2);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { listMigrations, migrate, openStore } from '../../../pipeline/store/index.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/context.ts';
+
+describe('store and migrations', () => {
+  it('applies every migration once; a second run changes nothing', async () => {
+    const t = tempDir();
+    try {
+      const s = await openStore(join(t.dir, 'atlas.duckdb'));
+      try {
+        const first = await migrate(s, new Date('2026-11-25T00:00:00Z'));
+        expect(first).toEqual(listMigrations().map((m) => m.name));
+        const tables = await s.all<{ n: string }>("SELECT count(*)::INT AS n FROM information_schema.tables WHERE table_schema = 'main'");
+        expect(await migrate(s, new Date('2026-11-26T00:00:00Z'))).toEqual([]);
+        const again = await s.all<{ n: string }>("SELECT count(*)::INT AS n FROM information_schema.tables WHERE table_schema = 'main'");
+        expect(again).toEqual(tables);
+        const rows = await s.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+        expect(rows.map((r) => r.version)).toEqual(listMigrations().map((m) => m.version));
+      } finally {
+        s.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('has the tables and columns scripts rely on', async () => {
+    const t = tempDir();
+    try {
+      const s = await openStore(join(t.dir, 'atlas.duckdb'));
+      try {
+        await migrate(s, new Date());
+        const cols = async (table: string) =>
+          (await s.all<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = '${table}'`)).map((r) => r.column_name);
+        expect(await cols('services')).toEqual(expect.arrayContaining(['id', 'tier', 'type', 'name', 'host', 'url', 'method', 'templated_url', 'listed']));
+        expect(await cols('checks')).toEqual(
+          expect.arrayContaining(['service_id', 'operation', 'slot', 'checked_at', 'status', 'passed', 'reason', 'rule', 'latency_ms']),
+        );
+        for (const table of ['operations', 'payment_terms', 'interval_changes', 'runs', 'directory', 'doc_snapshots', 'changes', 'reports', 'report_corrections', 'outcomes', 'feedback', 'keys']) {
+          expect((await cols(table)).length, table).toBeGreaterThan(0);
+        }
+      } finally {
+        s.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a second writer waits, then fails with exit 1 naming the lock holder PID', async () => {
+    const t = tempDir();
+    const s = await openStore(join(t.dir, 'atlas.duckdb'));
+    try {
+      await migrate(s, new Date());
+      const r = await runCli(['--data', t.dir, 'init']);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`PID ${process.pid}`);
+    } finally {
+      s.close();
+      t.cleanup();
+    }
+  });
+});
