@@ -43,6 +43,12 @@ export const ConfigSchema = z
         userAgent: z.string().min(1).default('AtlasProbe/0.1'),
         contactUrl: z.string().url().default('https://atlas.example/about/probe'),
         allowPrivate: z.boolean().default(false),
+        /**
+         * Static name → address map consulted before DNS, like curl's --resolve. Keys are exact
+         * hostnames or `*.suffix` wildcards. For tests and the demo (`*.fleet.test` → 127.0.0.1);
+         * the private-address guard still applies to the mapped address unless allowPrivate is set.
+         */
+        resolve: z.record(z.string(), z.string()).default({}),
       })
       .prefault({}),
     serve: z
