@@ -1,6 +1,29 @@
 import type { Command } from 'commander';
-import { notImplemented } from './util.ts';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AtlasError } from '../../pipeline/core/errors.ts';
+import { withStore } from '../../pipeline/store/index.ts';
+import { action } from './util.ts';
 
 export function register(program: Command): void {
-  program.command('export').description('(not implemented yet)').action(notImplemented('atlas export'));
+  program
+    .command('export')
+    .description('raw tables for researchers (one Parquet file per table, plus schema.sql)')
+    .requiredOption('--out <dir>', 'output folder (must be empty or absent)')
+    .option('--format <format>', 'parquet | csv', 'parquet')
+    .action(
+      action(async (ctx, opts: { out: string; format: string }) => {
+        if (!['parquet', 'csv'].includes(opts.format)) throw new AtlasError('bad_usage', `--format must be parquet or csv (got ${JSON.stringify(opts.format)})`);
+        const out = resolve(opts.out);
+        if (existsSync(out) && readdirSync(out).length) throw new AtlasError('bad_usage', `--out ${out} is not empty`);
+        if (!existsSync(ctx.paths.db)) throw new AtlasError('bad_usage', `no database at ${ctx.paths.db}; run \`atlas init\` first`);
+        mkdirSync(out, { recursive: true });
+        await withStore(
+          ctx.paths.db,
+          (s) => s.run(`EXPORT DATABASE '${out.replace(/'/g, "''")}' (FORMAT ${opts.format === 'csv' ? 'csv' : 'parquet'})`),
+          { readOnly: true },
+        );
+        ctx.log.info(`exported ${readdirSync(out).length} files to ${out}`);
+      }),
+    );
 }

@@ -1,3 +1,5 @@
 export * from './store.ts';
 export * from './migrate.ts';
 export * from './query.ts';
+export * from './snapshot.ts';
+export * from './runs.ts';

@@ -1,0 +1,130 @@
+import type { Context } from '../core/context.ts';
+import { isAtlasError } from '../core/errors.ts';
+import { computeAll, fullEvaluationDue } from '../compute/index.ts';
+import { createDocumentationSink } from '../docs/index.ts';
+import { ingestInbox } from '../inbox/index.ts';
+import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
+import { runProbe } from '../probe/index.ts';
+import { freezeDueReports } from '../reports/index.ts';
+import { finishRun, lastRunAt, migrate, refreshSnapshot, startRun, type Store } from '../store/index.ts';
+import { publish } from '../../site/publish/index.ts';
+import { CADENCE_MS, isDue } from './due.ts';
+
+export interface CycleOptions {
+  /** Force every step (registries, full compute, publish, snapshot) regardless of cadence. */
+  force?: boolean;
+  /** Probe options passed through (tests and the demo). */
+  probe?: { allowPrivate?: boolean; timeoutMs?: number; concurrency?: number };
+  /** Skip registry sources (the demo and tests pass their own). */
+  skipRegistries?: boolean;
+  /** Write the researchers' snapshot when due (default true). */
+  snapshot?: boolean;
+}
+
+export interface StepResult {
+  step: string;
+  status: 'ok' | 'skipped' | 'failed';
+  detail?: unknown;
+  error?: string;
+}
+
+export interface CycleResult {
+  steps: StepResult[];
+  failed: number;
+}
+
+/**
+ * One cycle: everything due, in order — ingest (listings, registries from config, the server's
+ * inbox), probe (calls and documentation), compute (changed services; all hourly), reports,
+ * publish when anything changed, and the researchers' snapshot hourly.
+ * A step that fails is recorded and the cycle goes on (a registry that cannot be reached must not
+ * stop the probes); the cycle's own run row is `partial` then.
+ */
+export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = {}): Promise<CycleResult> {
+  const now = ctx.clock();
+  await migrate(store, now);
+  const runId = await startRun(store, 'cycle', now, { args: { force: !!opts.force } });
+  const steps: StepResult[] = [];
+  let changed = false;
+
+  const step = async (name: string, due: boolean, fn: () => Promise<unknown>): Promise<void> => {
+    if (!due) {
+      steps.push({ step: name, status: 'skipped' });
+      return;
+    }
+    try {
+      const detail = await fn();
+      steps.push({ step: name, status: 'ok', detail });
+    } catch (e) {
+      const message = isAtlasError(e) ? e.message : `unexpected: ${(e as Error)?.message ?? String(e)}`;
+      ctx.log.warn(`cycle: ${name} failed: ${message}`);
+      steps.push({ step: name, status: 'failed', error: message });
+    }
+  };
+
+  await step('ingest_listings', opts.force || isDue(await lastRunAt(store, 'ingest_listings'), now, CADENCE_MS.ingest_listings), async () => {
+    const r = await ingestListings(ctx, store, ctx.paths.listings);
+    changed = true;
+    return r;
+  });
+
+  if (!opts.skipRegistries) {
+    for (const source of ctx.config.registries.filter((r) => r.enabled)) {
+      const kind = source.kind === 'x402' ? 'ingest_x402' : 'ingest_mcp';
+      const due = opts.force || isDue(await lastRunAt(store, kind), now, CADENCE_MS.ingest_registries);
+      await step(`${kind}:${source.name}`, due, async () => {
+        const r =
+          source.kind === 'x402'
+            ? await ingestX402(ctx, store, { source: source.source, registry: source.name })
+            : await ingestMcp(ctx, store, { source: source.source, registry: source.name });
+        changed = true;
+        return r;
+      });
+    }
+  }
+
+  await step('ingest_inbox', true, async () => ingestInbox(ctx, store));
+
+  await step('probe', true, async () => {
+    const r = await runProbe(ctx, store, {
+      only: 'all',
+      onDocumentation: createDocumentationSink(ctx, store),
+      ...(opts.probe ?? {}),
+    });
+    if ((r as { checked?: number }).checked) changed = true;
+    return r;
+  });
+
+  await step('compute', true, async () => {
+    const full = opts.force || (await fullEvaluationDue(store, ctx.clock()));
+    const r = await computeAll(ctx, store, { scope: full ? 'full' : 'changed' });
+    return r;
+  });
+
+  await step('reports', true, async () => {
+    const r = await freezeDueReports(ctx, store);
+    if (Array.isArray((r as { frozen?: unknown[] })?.frozen) && (r as { frozen: unknown[] }).frozen.length) changed = true;
+    return r;
+  });
+
+  const publishDue = opts.force || changed || isDue(await lastRunAt(store, 'publish'), ctx.clock(), CADENCE_MS.publish_max_age);
+  await step('publish', publishDue, async () => publish(ctx, store, {}));
+
+  if (opts.snapshot !== false) {
+    const snapDue = opts.force || isDue(await lastRunAt(store, 'snapshot'), ctx.clock(), CADENCE_MS.snapshot);
+    await step('snapshot', snapDue, async () => {
+      const id = await startRun(store, 'snapshot', ctx.clock());
+      const r = await refreshSnapshot(store, ctx.paths.snapshot);
+      await finishRun(store, id, ctx.clock(), { status: 'ok', counts: { bytes: r.bytes } });
+      return r;
+    });
+  }
+
+  const failed = steps.filter((s) => s.status === 'failed').length;
+  await finishRun(store, runId, ctx.clock(), {
+    status: failed ? 'partial' : 'ok',
+    counts: Object.fromEntries(steps.map((s) => [s.step, s.status])),
+    error: failed ? steps.filter((s) => s.error).map((s) => `${s.step}: ${s.error}`).join('; ') : null,
+  });
+  return { steps, failed };
+}

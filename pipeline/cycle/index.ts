@@ -1,0 +1,2 @@
+export * from './cycle.ts';
+export * from './due.ts';

@@ -1,0 +1,26 @@
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Store } from './store.ts';
+
+/**
+ * Researchers' snapshot (DESIGN.md): a copy of the database that nobody writes to, so a long
+ * read-only session never blocks the next pipeline run. Written to a temporary file, then renamed
+ * over the previous snapshot (atomic on one filesystem).
+ */
+export async function refreshSnapshot(store: Store, target: string): Promise<{ path: string; bytes: number }> {
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = `${target}.tmp-${process.pid}`;
+  rmSync(tmp, { force: true });
+  rmSync(`${tmp}.wal`, { force: true });
+  const alias = 'atlas_snapshot_tmp';
+  await store.run(`ATTACH '${tmp.replace(/'/g, "''")}' AS ${alias}`);
+  try {
+    const [{ db } = { db: '' }] = await store.all<{ db: string }>('SELECT current_database() AS db');
+    await store.run(`COPY FROM DATABASE "${db}" TO ${alias}`);
+  } finally {
+    await store.run(`DETACH ${alias}`);
+  }
+  renameSync(tmp, target);
+  if (existsSync(`${tmp}.wal`)) rmSync(`${tmp}.wal`, { force: true });
+  return { path: target, bytes: statSync(target).size };
+}
