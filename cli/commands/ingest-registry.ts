@@ -1,6 +1,68 @@
 import type { Command } from 'commander';
-import { notImplemented } from './util.ts';
+import { AtlasError } from '../../pipeline/core/errors.ts';
+import { ingestMcp, ingestX402 } from '../../pipeline/ingest/index.ts';
+import { migrate, withStore } from '../../pipeline/store/index.ts';
+import { action, parseIntOption } from './util.ts';
 
+/** Same rule as the config file's registry names. */
+const NAME_RE = /^[a-z0-9-]{1,40}$/;
+
+/** `atlas ingest x402` and `atlas ingest mcp`: one registry source each, one transaction each. */
 export function register(ingest: Command): void {
-  ingest.command('registry').description('(not implemented yet)').action(notImplemented('atlas ingest registry'));
+  ingest
+    .command('x402')
+    .description('x402 discovery registry (…/discovery/resources format): a URL, or a snapshot file (page, array of pages, or .ndjson)')
+    .requiredOption('--source <url|file>', 'list endpoint URL or snapshot file')
+    .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'cdp')
+    .option('--page-size <n>', 'limit requested per page', parseIntOption('--page-size', 1, 1000))
+    .option('--max-pages <n>', 'stop after this many pages (the sweep then counts as incomplete)', parseIntOption('--max-pages', 1, 100_000))
+    .action(
+      action(async (ctx, opts: { source: string; registry: string; pageSize?: number; maxPages?: number }) => {
+        checkName(opts.registry);
+        const r = await withStore(ctx.paths.db, async (store) => {
+          await migrate(store, ctx.clock());
+          return ingestX402(ctx, store, { source: opts.source, registry: opts.registry, pageSize: opts.pageSize, maxPages: opts.maxPages });
+        });
+        const c = r.counts;
+        ctx.log.info(
+          `x402 ${r.registry}: ${c.seen} resources from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); skipped ${c.invalid_item + c.invalid_url + c.not_http}, duplicates ${c.duplicates}`,
+          ctx.log.json ? { ...c, run: r.runId } : undefined,
+        );
+      }),
+    );
+
+  ingest
+    .command('mcp')
+    .description('MCP registry (/v0.1/servers format): a URL (incremental after the first sync), or a snapshot file')
+    .requiredOption('--source <url|file>', 'list endpoint URL or snapshot file')
+    .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'official')
+    .option('--full', 'ignore the last sync time: read everything and delist what is absent')
+    .option('--page-size <n>', 'limit requested per page', parseIntOption('--page-size', 1, 100))
+    .option('--max-pages <n>', 'stop after this many pages (the sweep then counts as incomplete)', parseIntOption('--max-pages', 1, 100_000))
+    .option('--delay-ms <n>', 'pause between page requests', parseIntOption('--delay-ms', 0, 60_000))
+    .action(
+      action(async (ctx, opts: { source: string; registry: string; full?: boolean; pageSize?: number; maxPages?: number; delayMs?: number }) => {
+        checkName(opts.registry);
+        const r = await withStore(ctx.paths.db, async (store) => {
+          await migrate(store, ctx.clock());
+          return ingestMcp(ctx, store, {
+            source: opts.source,
+            registry: opts.registry,
+            full: !!opts.full,
+            pageSize: opts.pageSize,
+            maxPages: opts.maxPages,
+            delayMs: opts.delayMs,
+          });
+        });
+        const c = r.counts;
+        ctx.log.info(
+          `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} deleted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.no_remotes} without remotes`,
+          ctx.log.json ? { ...c, run: r.runId } : undefined,
+        );
+      }),
+    );
+}
+
+function checkName(name: string): void {
+  if (!NAME_RE.test(name)) throw new AtlasError('bad_usage', `--registry must be 1–40 of a-z, 0-9 and - (got ${JSON.stringify(name)})`);
 }

@@ -1,6 +1,60 @@
 import type { Command } from 'commander';
-import { notImplemented } from './util.ts';
+import { AtlasError } from '../../pipeline/core/errors.ts';
+import { parseShard } from '../../pipeline/probe/shard.ts';
+import { runProbe } from '../../pipeline/probe/run-probe.ts';
+import { migrate, withStore } from '../../pipeline/store/index.ts';
+import { action, parseIntOption } from './util.ts';
 
+interface ProbeCliOptions {
+  all?: boolean;
+  concurrency?: number;
+  timeoutMs?: number;
+  allowPrivate?: boolean;
+  shard?: string;
+  only?: string;
+}
+
+const ONLY = ['calls', 'documentation', 'all'] as const;
+
+/** `atlas probe`: run every check that is due (issue 3). Migrates the database first. */
 export function register(program: Command): void {
-  program.command('probe').description('(not implemented yet)').action(notImplemented('atlas probe'));
+  program
+    .command('probe')
+    .description('run every scheduled check that is due and record each result (one row per slot)')
+    .option('--all', 'probe every enabled operation now (still one row per slot)')
+    .option('--concurrency <n>', 'requests in flight overall (default config probe.concurrency, 64)', parseIntOption('--concurrency', 1, 1024))
+    .option('--timeout-ms <n>', 'deadline per check for connect, headers and body (default 10000)', parseIntOption('--timeout-ms', 100, 120_000))
+    .option('--allow-private', 'lift the private-address guard (tests, demo)')
+    .option('--shard <i/n>', 'probe only services whose id hashes to shard i of n (0 <= i < n)')
+    .option('--only <kind>', 'calls | documentation | all (default all)')
+    .action(
+      action(async (ctx, o: ProbeCliOptions) => {
+        const shard = o.shard !== undefined ? parseShard(o.shard) : undefined;
+        if (o.only !== undefined && !(ONLY as readonly string[]).includes(o.only)) {
+          throw new AtlasError('bad_usage', `--only must be one of ${ONLY.join(', ')} (got ${JSON.stringify(o.only)})`);
+        }
+        const summary = await withStore(ctx.paths.db, async (store) => {
+          await migrate(store, ctx.clock());
+          return runProbe(ctx, store, {
+            all: !!o.all,
+            concurrency: o.concurrency,
+            timeoutMs: o.timeoutMs,
+            allowPrivate: o.allowPrivate ? true : undefined,
+            shard,
+            only: o.only as (typeof ONLY)[number] | undefined,
+            tty: !!process.stderr.isTTY && !ctx.log.json,
+          });
+        });
+        const c = summary.counts;
+        const reasons = Object.entries(c.by_reason)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ');
+        ctx.log.info(
+          ctx.log.json
+            ? 'probe finished'
+            : `probe: ${c.probed}/${c.due} due checked, ${c.stored} stored (${c.passed} passed, ${c.failed} failed${reasons ? `: ${reasons}` : ''}), ${c.payment_terms} payment terms, ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.checksPerSecond.toFixed(1)}/s, run ${summary.runId}`,
+          ctx.log.json ? { run: summary.runId, status: summary.status, ...c, duration_ms: Math.round(summary.durationMs) } : undefined,
+        );
+      }),
+    );
 }

@@ -1,6 +1,46 @@
 import type { Command } from 'commander';
-import { notImplemented } from './util.ts';
+import { startServer } from '../../serve/server.ts';
+import { action, parseIntOption } from './util.ts';
 
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  site?: string;
+}
+
+/**
+ * `atlas serve [--port 8787] [--host 127.0.0.1] [--site DIR]`: the HTTP API, /mcp and the pages
+ * over the published tree (default `<data>/public`). `--port 0` picks a free port; the URL is
+ * printed on stdout. SIGINT/SIGTERM close the server cleanly (in-flight requests finish, logs close).
+ */
 export function register(program: Command): void {
-  program.command('serve').description('(not implemented yet)').action(notImplemented('atlas serve'));
+  program
+    .command('serve')
+    .description('serve the HTTP API, /mcp and the pages from the published tree')
+    .option('--port <n>', 'port (0: any free port; default from config, 8787)', parseIntOption('--port', 0, 65535))
+    .option('--host <host>', 'address to listen on (default from config, 127.0.0.1)')
+    .option('--site <dir>', 'published tree (default <data>/public)')
+    .action(
+      action(async (ctx, opts: ServeOptions) => {
+        const server = await startServer(ctx, {
+          port: opts.port ?? ctx.config.serve.port,
+          host: opts.host ?? ctx.config.serve.host,
+          ...(opts.site ? { siteDir: opts.site } : {}),
+        });
+        process.stdout.write(`${server.url}\n`);
+        ctx.log.info('serve: listening', { url: server.url });
+        await new Promise<void>((resolve) => {
+          const stop = (signal: string) => {
+            process.off('SIGINT', onInt);
+            process.off('SIGTERM', onTerm);
+            ctx.log.info('serve: shutting down', { signal });
+            server.close().then(resolve, resolve);
+          };
+          const onInt = () => stop('SIGINT');
+          const onTerm = () => stop('SIGTERM');
+          process.on('SIGINT', onInt);
+          process.on('SIGTERM', onTerm);
+        });
+      }),
+    );
 }

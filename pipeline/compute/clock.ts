@@ -1,0 +1,15 @@
+import type { Store } from '../store/store.ts';
+
+/**
+ * The compute instant. Every view in migration 030 reads `atlas_compute_now()`, i.e. the session
+ * variable `atlas_now`; computeAll sets it once so every figure of one run is computed at one instant.
+ */
+export function sqlTime(now: Date): string {
+  if (Number.isNaN(now.getTime())) throw new Error('invalid compute time');
+  // ISO text is safe to inline: digits, '-', ':', '.', 'T', 'Z' only.
+  return `TIMESTAMP '${now.toISOString().replace('T', ' ').replace('Z', '')}'`;
+}
+
+export async function setComputeNow(store: Store, now: Date): Promise<void> {
+  await store.run(`SET VARIABLE atlas_now = ${sqlTime(now)}`);
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Context } from '../core/context.ts';
+import { slotStart } from '../core/slots.ts';
+import type { Store } from '../store/store.ts';
+import { setComputeNow, sqlTime } from './clock.ts';
+import { materializeDerived } from './derived.ts';
+import { evaluateDirectory, isFullEvaluationDue, LISTING_CRITERIA_RULE, type DirectoryScope } from './directory.ts';
+import { materializeEvidence } from './evidence.ts';
+import { refreshNetworks } from './networks.ts';
+import { applySchedule } from './schedule.ts';
+import { materializeTerms } from './terms.ts';
+
+export const ComputeOptionsSchema = z.object({
+  /** full: every service's directory membership; changed: services checked or placed since their last
+   *  evaluation. Omitted: full when a full evaluation is due (last one an hour old or none), else changed. */
+  scope: z.enum(['full', 'changed']).optional(),
+});
+export type ComputeOptions = z.infer<typeof ComputeOptionsSchema>;
+
+export const ComputeSummarySchema = z.object({
+  run_id: z.string(),
+  computed_at: z.string(),
+  scope: z.enum(['full', 'changed']),
+  rule: z.literal(LISTING_CRITERIA_RULE),
+  interval_changes: z.number().int(),
+  evidence_rows: z.number().int(),
+  terms_services: z.number().int(),
+  terms_changes: z.number().int(),
+  derived_rows: z.number().int(),
+  directory_evaluated: z.number().int(),
+  directory_in: z.number().int(),
+  duration_ms: z.number(),
+  /** wall time of each step, for logs and the benchmark */
+  steps_ms: z.record(z.string(), z.number()),
+});
+export type ComputeSummary = z.infer<typeof ComputeSummarySchema>;
+
+const runId = (now: Date) => `compute_${now.toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomBytes(4).toString('hex')}`;
+
+/**
+ * `atlas compute`: every computed field at one instant (ctx.clock()), in one transaction, so publish
+ * never reads half a result. Order: schedule/1 (intervals in force) → evidence → payment terms →
+ * derived fields → directory membership. Records a `runs` row of kind compute.
+ */
+export async function computeAll(ctx: Context, store: Store, opts: ComputeOptions = {}): Promise<ComputeSummary> {
+  const now = ctx.clock();
+  const t0 = performance.now();
+  const id = runId(now);
+  const scope: DirectoryScope = opts.scope ?? ((await isFullEvaluationDue(store, now)) ? 'full' : 'changed');
+  await store.run(
+    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, 'compute', ${sqlTime(slotStart(now, 1))}, ${sqlTime(now)}, 'running', $2::JSON)`,
+    [id, JSON.stringify({ scope })],
+  );
+  try {
+    const steps: Record<string, number> = {};
+    const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+      const t = performance.now();
+      try {
+        return await fn();
+      } finally {
+        steps[name] = Math.round(performance.now() - t);
+      }
+    };
+    let beforeCommit = 0;
+    // Results are keyed by service, never read in insertion order: let DuckDB write them in parallel.
+    await store.run('SET preserve_insertion_order = false');
+    const summary = await store.transaction(async () => {
+      await setComputeNow(store, now);
+      await refreshNetworks(store);
+      // One scan of the check table for this run: the temporary table shadows the view
+      // check_aggregates (migration 030) for this connection, so schedule_targets and evidence_30d
+      // both read it. Dropped before the transaction ends.
+      await step('check_aggregates', () => store.run('CREATE OR REPLACE TEMP TABLE check_aggregates AS SELECT * FROM main.check_aggregates'));
+      let intervalChanges: number;
+      let evidenceRows: number;
+      try {
+        intervalChanges = await step('schedule', () => applySchedule(store, now));
+        evidenceRows = await step('evidence', () => materializeEvidence(store, now));
+      } finally {
+        await store.run('DROP TABLE IF EXISTS temp.check_aggregates');
+      }
+      const terms = await step('terms', () => materializeTerms(store, now));
+      const derivedRows = await step('derived', () => materializeDerived(store, now));
+      const dir = await step('directory', () => evaluateDirectory(store, now, scope));
+      beforeCommit = performance.now();
+      return {
+        run_id: id,
+        computed_at: now.toISOString(),
+        scope,
+        rule: LISTING_CRITERIA_RULE,
+        interval_changes: intervalChanges,
+        evidence_rows: evidenceRows,
+        terms_services: terms.services,
+        terms_changes: terms.changes,
+        derived_rows: derivedRows,
+        directory_evaluated: dir.evaluated,
+        directory_in: dir.inDirectory,
+        duration_ms: 0,
+        steps_ms: steps,
+      } satisfies ComputeSummary;
+    });
+    steps.commit = Math.round(performance.now() - beforeCommit);
+    await store.run('RESET preserve_insertion_order');
+    summary.duration_ms = Math.round(performance.now() - t0);
+    const { run_id: _r, computed_at: _c, duration_ms: _d, steps_ms: _s, ...counts } = summary;
+    await store.run(`UPDATE runs SET status = 'ok', finished_at = ${sqlTime(ctx.clock())}, counts = $2::JSON WHERE id = $1`, [id, JSON.stringify(counts)]);
+    ctx.log.info('compute done', { scope, services: summary.evidence_rows, in_directory: summary.directory_in, interval_changes: summary.interval_changes, ms: summary.duration_ms });
+    return summary;
+  } catch (e) {
+    await store.run('RESET preserve_insertion_order').catch(() => undefined);
+    await store
+      .run(`UPDATE runs SET status = 'failed', finished_at = ${sqlTime(ctx.clock())}, error = $2 WHERE id = $1`, [id, String((e as Error)?.message ?? e).slice(0, 500)])
+      .catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,51 @@
+import type { Store } from '../store/store.ts';
+import { sqlTime } from './clock.ts';
+
+/** Published rule id of the check schedule (spec section 3). */
+export const SCHEDULE_RULE = 'schedule/1';
+
+/** Reason codes of interval_changes (001_core.sql). */
+export const SCHEDULE_REASONS = [
+  'reviewed_fixed',
+  'new_until_third_probe',
+  'payers_100_plus',
+  'payers_5_to_99',
+  'payers_under_5',
+  'all_failed_14d',
+  'unlisted_7d',
+] as const;
+export type ScheduleReason = (typeof SCHEDULE_REASONS)[number];
+
+/**
+ * Operations that have no interval history yet get their first row: the interval in force now, from
+ * monitoring_since (ingest normally writes it when it creates the operation; this only fills gaps so
+ * missed checks can always be counted against a history).
+ */
+const BACKFILL_FIRST_INTERVAL = `
+INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
+SELECT o.service_id, o.id, s.monitoring_since, NULL, o.interval_hours, '${SCHEDULE_RULE}',
+  CASE WHEN s.tier = 'reviewed' THEN 'reviewed_fixed' ELSE 'new_until_third_probe' END
+FROM operations o JOIN services s ON s.id = o.service_id
+WHERE NOT EXISTS (SELECT 1 FROM interval_changes i WHERE i.service_id = o.service_id AND i.operation = o.id)`;
+
+/**
+ * Evaluate schedule/1 (view schedule_targets, migration 030) at the compute instant; for every
+ * operation whose interval changes, record the change (changed_at = now) and set the interval in force,
+ * which the probe engine schedules by. Returns the number of changes.
+ */
+export async function applySchedule(store: Store, now: Date): Promise<number> {
+  await store.run(BACKFILL_FIRST_INTERVAL);
+  await store.run(`CREATE OR REPLACE TEMP TABLE _schedule_changes AS
+    SELECT service_id, operation, current_hours, target_hours, rule, reason
+    FROM schedule_targets WHERE target_hours IS DISTINCT FROM current_hours`);
+  const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM _schedule_changes');
+  const n = Number(row?.n ?? 0);
+  if (n > 0) {
+    await store.run(`INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
+      SELECT service_id, operation, ${sqlTime(now)}, current_hours, target_hours, rule, reason FROM _schedule_changes`);
+    await store.run(`UPDATE operations SET interval_hours = c.target_hours FROM _schedule_changes c
+      WHERE operations.service_id = c.service_id AND operations.id = c.operation`);
+  }
+  await store.run('DROP TABLE IF EXISTS _schedule_changes');
+  return n;
+}

@@ -1,0 +1,26 @@
+import { parseConfig, type Config } from '../core/config.ts';
+import { fleetConfig, type Fleet } from '../../test/fleet/index.ts';
+
+export interface DemoConfigOptions {
+  port: number;
+  host: string;
+  probeTimeoutMs: number;
+  probeConcurrency: number;
+}
+
+/**
+ * The demo's configuration: probes may reach loopback and resolve `*.fleet.test` through the
+ * fleet's map (allowPrivate is on for the demo only), the registries are the fleet's, a short probe
+ * timeout keeps back-filled cycles quick, and rate limits are off (one local user).
+ */
+export function demoConfig(fleet: Fleet, opts: DemoConfigOptions): Config {
+  const f = fleetConfig(fleet, { registries: true });
+  return parseConfig(
+    {
+      registries: f.registries,
+      probe: { ...f.probe, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency, perHost: 16 },
+      serve: { port: opts.port, host: opts.host, rateLimits: { enabled: false } },
+    },
+    'demo config',
+  );
+}

@@ -1,0 +1,14 @@
+export { startDemo, DEMO_DEFAULTS, ALL_BEHAVIOURS } from './run-demo.ts';
+export type { DemoOptions, DemoHandle } from './run-demo.ts';
+export { backfillTimes, historyStart } from './schedule.ts';
+export type { BackfillPlanOptions } from './schedule.ts';
+export { backfill, stepPlan } from './backfill.ts';
+export { runDemoStep } from './step.ts';
+export { createSimClock } from './sim-clock.ts';
+export type { SimClock } from './sim-clock.ts';
+export { demoConfig } from './config.ts';
+export { demoTimeline } from './timeline.ts';
+export { writeDemoListings } from './listings.ts';
+export { formatSummary, readSummaryCounts } from './summary.ts';
+export type { DemoSummary } from './summary.ts';
+export { startLiveCycles } from './live.ts';

@@ -1,0 +1,84 @@
+import type { Context } from '../core/context.ts';
+import { HOUR_MS } from '../core/clock.ts';
+import { isAtlasError } from '../core/errors.ts';
+import { migrate, withStore, type Store } from '../store/index.ts';
+import { publish } from '../../site/publish/index.ts';
+import { runDemoStep } from './step.ts';
+
+type RunCycle = (ctx: Context, store: Store, opts: Record<string, unknown>) => Promise<{ failed: number; steps: Array<{ step: string; status: string; error?: string }> }>;
+
+/** `runCycle` from pipeline/cycle when it loads; null otherwise (the demo then runs its own steps). */
+async function loadRunCycle(ctx: Context): Promise<RunCycle | null> {
+  try {
+    const mod = (await import('../cycle/index.ts')) as { runCycle?: RunCycle };
+    return mod.runCycle ?? null;
+  } catch (e) {
+    ctx.log.warn('demo: pipeline/cycle could not be loaded; using the demo steps for live cycles', { error: (e as Error).message });
+    return null;
+  }
+}
+
+export interface LiveCycler {
+  /** Run one cycle now (skipped when one is already running). */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The live part of the demo: a cycle at every hour boundary (plus 30 s) in real time, as cron would
+ * run `atlas cycle`: ingest, probe what is due, compute, reports, publish. The database is opened
+ * only while a cycle runs. `stop()` cancels the timer and waits for a running cycle to finish.
+ */
+export function startLiveCycles(ctx: Context, opts: { probeTimeoutMs: number; probeConcurrency: number; everyMs?: number }): LiveCycler {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const every = opts.everyMs ?? HOUR_MS;
+
+  const cycle = async () => {
+    const runCycle = await loadRunCycle(ctx);
+    await withStore(ctx.paths.db, async (store) => {
+      if (runCycle) {
+        const r = await runCycle(ctx, store, { probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency }, snapshot: false });
+        const failed = r.steps.filter((s) => s.status === 'failed');
+        if (failed.length) ctx.log.warn('demo: cycle finished with failed steps', { failed: failed.map((s) => `${s.step}: ${s.error ?? ''}`) });
+        else ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString() });
+        return;
+      }
+      await migrate(store, ctx.clock());
+      const r = await runDemoStep(ctx, store, { daily: true, compute: true }, opts);
+      await publish(ctx, store, {});
+      ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString(), checks: r.checked, failures: r.failures });
+    });
+  };
+
+  const runOnce = async () => {
+    if (running || stopped) return;
+    running = cycle()
+      .catch((e) => ctx.log.warn('demo: cycle failed', { error: isAtlasError(e) ? e.message : (e as Error)?.message }))
+      .finally(() => {
+        running = null;
+      });
+    await running;
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    const now = ctx.clock().getTime();
+    const next = (Math.floor(now / every) + 1) * every + Math.min(30_000, every / 10);
+    timer = setTimeout(() => {
+      void runOnce().finally(schedule);
+    }, next - now);
+  };
+  schedule();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../core/context.ts';
+import type { Logger } from '../core/log.ts';
+import { resolvePaths } from '../core/paths.ts';
+import { loadSecret } from '../core/secret.ts';
+import { migrate, openStore } from '../store/index.ts';
+import { publish } from '../../site/publish/index.ts';
+import { startServer, type RunningServer } from '../../serve/server.ts';
+import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../../test/fleet/index.ts';
+import { backfill } from './backfill.ts';
+import { demoConfig } from './config.ts';
+import { writeDemoListings } from './listings.ts';
+import { startLiveCycles, type LiveCycler } from './live.ts';
+import { backfillTimes, historyStart } from './schedule.ts';
+import { createSimClock } from './sim-clock.ts';
+import { formatSummary, readSummaryCounts, type DemoSummary } from './summary.ts';
+import { demoTimeline } from './timeline.ts';
+
+export interface DemoOptions {
+  /** The runtime data folder (--data); the demo lives in `<data>/demo/`, recreated on every start. */
+  dataDir: string;
+  days: number;
+  port: number;
+  host: string;
+  /** Fleet endpoints (x402 + MCP). */
+  size: number;
+  seed: number;
+  probeTimeoutMs: number;
+  probeConcurrency: number;
+  /** History older than `recentHours` is simulated every `coarseHours`; the last `recentHours` hour by hour. */
+  coarseHours: number;
+  recentHours: number;
+  log: Logger;
+  /** End of the simulated history (default: the wall clock at start; tests pass a time). */
+  now?: Date;
+  /** Live cycle period (default one hour); `false` for no live cycles (tests). */
+  liveEveryMs?: number | false;
+  onProgress?: (line: string) => void;
+}
+
+export interface DemoHandle {
+  url: string;
+  summary: DemoSummary;
+  /** The lines to print (URLs and figures). */
+  summaryText: string;
+  fleet: Fleet;
+  ctx: Context;
+  stop(): Promise<void>;
+}
+
+export const DEMO_DEFAULTS = {
+  days: 14,
+  port: 8787,
+  host: '127.0.0.1',
+  size: 300,
+  seed: 7,
+  probeTimeoutMs: 1500,
+  probeConcurrency: 128,
+  coarseHours: 6,
+  recentHours: 24,
+} as const;
+
+/**
+ * `atlas demo`: the simulated ecosystem on loopback (the fleet), a fresh data folder under
+ * `<data>/demo/`, history back-filled by real cycles at simulated times (real HTTP probes, simulated
+ * timestamps; the fleet follows the same clock), one publish, then the API, /mcp and the pages on
+ * `port`, with a cycle every hour in real time. Everything started here is stopped by `stop()`,
+ * also when start-up fails half-way.
+ */
+export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
+  const t0 = performance.now();
+  const dir = join(opts.dataDir, 'demo');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const paths = { ...resolvePaths(dir), listings: join(dir, 'listings') };
+
+  const end = opts.now ?? new Date();
+  const start = historyStart(end, opts.days);
+  const clock = createSimClock(start);
+  const progress = opts.onProgress ?? (() => undefined);
+
+  let fleet: Fleet | null = null;
+  let server: RunningServer | null = null;
+  let live: LiveCycler | null = null;
+  const stopAll = async () => {
+    await live?.stop().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await fleet?.close().catch(() => undefined);
+  };
+
+  try {
+    fleet = await startFleet({
+      clock,
+      size: opts.size,
+      seed: opts.seed,
+      epoch: start,
+      timeline: demoTimeline(start, opts.days),
+      latency: { minMs: 2, maxMs: 60, hangShare: 0.01 },
+      slowMs: Math.max(2000, opts.probeTimeoutMs * 2),
+    });
+    writeDemoListings(fleet, paths.listings, start);
+    const config = demoConfig(fleet, { port: opts.port, host: opts.host, probeTimeoutMs: opts.probeTimeoutMs, probeConcurrency: opts.probeConcurrency });
+    const ctx: Context = { clock, paths, config, log: opts.log, secret: loadSecret(paths.secret, {}) };
+
+    const times = backfillTimes(end, { days: opts.days, coarseHours: opts.coarseHours, recentHours: opts.recentHours });
+    progress(`demo: fleet of ${fleet.endpoints.length} endpoints on 127.0.0.1:${fleet.port}; back-filling ${opts.days} days in ${times.length} cycles…`);
+    const store = await openStore(paths.db);
+    let counts: Awaited<ReturnType<typeof readSummaryCounts>>;
+    let cycles = 0;
+    try {
+      await migrate(store, clock());
+      let lastDay = '';
+      const bf = await backfill(ctx, store, clock, times, {
+        probeTimeoutMs: opts.probeTimeoutMs,
+        probeConcurrency: opts.probeConcurrency,
+        onCycle: (_i, at, r) => {
+          const day = at.toISOString().slice(0, 10);
+          if (day !== lastDay) progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
+          lastDay = day;
+        },
+      });
+      if (bf.failures.length) opts.log.warn('demo: some back-fill steps failed', { failures: bf.failures });
+      // From here on the demo runs in real time: publish "now", then serve.
+      clock.followReal();
+      await publish(ctx, store, {});
+      counts = await readSummaryCounts(store, clock());
+      cycles = bf.cycles;
+    } finally {
+      store.close();
+    }
+
+    server = await startServer(ctx, { port: opts.port, host: opts.host, siteDir: paths.publicDir, replicaId: 'demo' });
+    if (opts.liveEveryMs !== false) {
+      live = startLiveCycles(ctx, { probeTimeoutMs: opts.probeTimeoutMs, probeConcurrency: opts.probeConcurrency, ...(opts.liveEveryMs ? { everyMs: opts.liveEveryMs } : {}) });
+    }
+    const summary: DemoSummary = {
+      ...counts,
+      behaviours: new Set(fleet.endpoints.map((e) => e.behaviour)).size,
+      fleetEndpoints: fleet.endpoints.length,
+      days: opts.days,
+      cycles,
+      readyMs: Math.round(performance.now() - t0),
+    };
+    const f = fleet;
+    return {
+      url: server.url,
+      summary,
+      summaryText: formatSummary(summary, server.url, { coarseHours: opts.coarseHours, recentHours: opts.recentHours }),
+      fleet: f,
+      ctx,
+      stop: stopAll,
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+/** Every behaviour the fleet can show (for the summary and tests). */
+export const ALL_BEHAVIOURS = [...X402_BEHAVIOURS, ...MCP_BEHAVIOURS];

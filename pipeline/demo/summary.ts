@@ -1,0 +1,69 @@
+import type { Store } from '../store/index.ts';
+
+/** What `atlas demo` prints once ready. Plain numbers from the database (no rule lives here). */
+export interface DemoSummary {
+  services: number;
+  byTier: Record<string, number>;
+  byType: Record<string, number>;
+  inDirectory: number;
+  checks: number;
+  checksPassed: number;
+  checks24h: number;
+  behaviours: number;
+  fleetEndpoints: number;
+  days: number;
+  cycles: number;
+  readyMs: number;
+}
+
+const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+export async function readSummaryCounts(store: Store, now: Date): Promise<Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h'>> {
+  const tiers = await store.all<{ k: string; c: unknown }>('SELECT tier AS k, count(*) AS c FROM services GROUP BY tier');
+  const types = await store.all<{ k: string; c: unknown }>('SELECT type AS k, count(*) AS c FROM services GROUP BY type');
+  const dir = await store.all<{ c: unknown }>('SELECT count(*) AS c FROM directory_current WHERE in_directory');
+  const checks = await store.all<{ c: unknown; p: unknown; d: unknown }>(
+    `SELECT count(*) AS c, count(*) FILTER (WHERE passed) AS p,
+            count(*) FILTER (WHERE checked_at >= $1::TIMESTAMP - INTERVAL 24 HOUR) AS d FROM checks`,
+    [now.toISOString()],
+  );
+  const byTier = Object.fromEntries(tiers.map((r) => [r.k, n(r.c)]));
+  const byType = Object.fromEntries(types.map((r) => [r.k, n(r.c)]));
+  return {
+    services: Object.values(byTier).reduce((a, b) => a + b, 0),
+    byTier,
+    byType,
+    inDirectory: n(dir[0]?.c),
+    checks: n(checks[0]?.c),
+    checksPassed: n(checks[0]?.p),
+    checks24h: n(checks[0]?.d),
+  };
+}
+
+/** The lines printed when the demo is ready: where to look, and what is there. Pure. */
+export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours: number; recentHours: number }): string {
+  const t = (k: string, m: Record<string, number>) => m[k] ?? 0;
+  const pl = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return [
+    '',
+    `Atlas demo is ready in ${(s.readyMs / 1000).toFixed(1)} s — a simulated ecosystem on loopback, measured by real probes.`,
+    '',
+    `  Directory        ${url}/`,
+    `  A service page   ${url}/services/<id>   (follow any name in the directory)`,
+    `  Status           ${url}/status`,
+    `  Weekly reports   ${url}/reports`,
+    `  API              ${url}/api/v1/services   ${url}/api/v1/stats   ${url}/openapi.json`,
+    `  MCP endpoint     ${url}/mcp`,
+    '',
+    `  Fleet: ${s.fleetEndpoints} endpoints covering ${s.behaviours} behaviours (x402, MCP, websites, failures of every kind).`,
+    `  History: ${s.days} simulated days in ${s.cycles} cycles of real checks` +
+      (plan ? ` (every ${plan.coarseHours} h, then hourly for the last ${plan.recentHours} h: hourly checks between those cycles show as missed, never as failed).` : '.'),
+    `  Services tracked: ${s.services} (${t('reviewed', s.byTier)} reviewed, ${t('discovered', s.byTier)} discovered; ` +
+      `${pl(t('api_endpoint', s.byType), 'x402 endpoint', 'x402 endpoints')}, ${pl(t('mcp_server', s.byType), 'MCP server', 'MCP servers')}, ${pl(t('task_marketplace', s.byType), 'task marketplace', 'task marketplaces')}).`,
+    `  In the directory: ${s.inDirectory} (meet every listing criterion; the rest are searchable with scope=index).`,
+    `  Checks recorded: ${s.checks} (${s.checksPassed} passed; ${s.checks24h} in the last 24 hours).`,
+    '',
+    '  A cycle runs every hour (probes, compute, publish). Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}

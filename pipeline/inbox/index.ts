@@ -1,0 +1,3 @@
+export * from './records.ts';
+export * from './read.ts';
+export * from './load.ts';

@@ -1,0 +1,119 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Context } from '../core/context.ts';
+import type { Store } from '../store/store.ts';
+import { readInbox } from './read.ts';
+import type { InboxKind } from './records.ts';
+
+/**
+ * `atlas ingest inbox`: load the server's append logs (every replica's file) into the DuckDB tables
+ * `keys`, `outcomes` and `feedback`. Idempotent: rows are keyed by id, so re-running (every cycle
+ * re-reads the whole logs) inserts only what is new. Outcome reports are also de-duplicated by
+ * (key_id, idempotency_key) across replicas, keeping the earliest received.
+ * Outcome reports never touch evidence tables: they land in `outcomes` with moderation 'pending'.
+ */
+export interface InboxLoadSummary {
+  keys: KindSummary;
+  outcomes: KindSummary;
+  feedback: KindSummary;
+}
+export interface KindSummary {
+  read: number;
+  inserted: number;
+  skipped: number;
+}
+
+const COLUMNS: Record<InboxKind, { name: string; type: string }[]> = {
+  keys: [
+    { name: 'key_id', type: 'VARCHAR' },
+    { name: 'key_hash', type: 'VARCHAR' },
+    { name: 'label', type: 'VARCHAR' },
+    { name: 'contact', type: 'VARCHAR' },
+    { name: 'created_at', type: 'TIMESTAMP' },
+    { name: 'address_hash', type: 'VARCHAR' },
+  ],
+  outcomes: [
+    { name: 'id', type: 'VARCHAR' },
+    { name: 'key_id', type: 'VARCHAR' },
+    { name: 'idempotency_key', type: 'VARCHAR' },
+    { name: 'service_id', type: 'VARCHAR' },
+    { name: 'referral_id', type: 'VARCHAR' },
+    { name: 'outcome', type: 'VARCHAR' },
+    { name: 'failure_kind', type: 'VARCHAR' },
+    { name: 'operation', type: 'VARCHAR' },
+    { name: 'task_category', type: 'VARCHAR' },
+    { name: 'reported_at', type: 'TIMESTAMP' },
+    { name: 'received_at', type: 'TIMESTAMP' },
+    { name: 'moderation', type: 'VARCHAR' },
+  ],
+  feedback: [
+    { name: 'id', type: 'VARCHAR' },
+    { name: 'kind', type: 'VARCHAR' },
+    { name: 'note', type: 'VARCHAR' },
+    { name: 'about', type: 'VARCHAR' },
+    { name: 'contact', type: 'VARCHAR' },
+    { name: 'received_at', type: 'TIMESTAMP' },
+    { name: 'address_hash', type: 'VARCHAR' },
+  ],
+};
+
+const ID_COLUMN: Record<InboxKind, string> = { keys: 'key_id', outcomes: 'id', feedback: 'id' };
+const BATCH = 200;
+
+/** Time values are ISO strings with an offset; DuckDB TIMESTAMP holds UTC. */
+function toDb(type: string, v: unknown): DuckDBValue {
+  if (v === null || v === undefined) return null;
+  if (type === 'TIMESTAMP') return new Date(String(v)).toISOString().replace('T', ' ').replace('Z', '');
+  return String(v);
+}
+
+async function loadKind(store: Store, inboxDir: string, kind: InboxKind): Promise<KindSummary> {
+  const { records, skipped } = readInbox(inboxDir, kind);
+  const cols = COLUMNS[kind];
+  const stage = `inbox_stage_${kind}`;
+  await store.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${cols.map((c) => `${c.name} ${c.type}`).join(', ')}, seq INTEGER)`);
+  try {
+    for (let i = 0; i < records.length; i += BATCH) {
+      const batch = records.slice(i, i + BATCH);
+      const params: DuckDBValue[] = [];
+      const rows = batch.map((r, j) => {
+        const rec = r as unknown as Record<string, unknown>;
+        const placeholders = cols.map((c) => {
+          params.push(toDb(c.type, rec[c.name]));
+          return `$${params.length}${c.type === 'TIMESTAMP' ? '::TIMESTAMP' : ''}`;
+        });
+        params.push(i + j);
+        placeholders.push(`$${params.length}`);
+        return `(${placeholders.join(', ')})`;
+      });
+      await store.run(`INSERT INTO ${stage} VALUES ${rows.join(', ')}`, params);
+    }
+    const id = ID_COLUMN[kind];
+    const names = cols.map((c) => c.name).join(', ');
+    // First occurrence of an id wins (a record is never rewritten); outcomes also skip a second
+    // report with the same (key_id, idempotency_key) from another replica.
+    const dedupe =
+      kind === 'outcomes'
+        ? `AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.key_id = s.key_id AND o.idempotency_key = s.idempotency_key)
+           QUALIFY row_number() OVER (PARTITION BY s.key_id, s.idempotency_key ORDER BY s.received_at, s.seq) = 1`
+        : `QUALIFY row_number() OVER (PARTITION BY s.${id} ORDER BY s.seq) = 1`;
+    const before = await store.all<{ n: string | number }>(`SELECT count(*) AS n FROM ${kind}`);
+    await store.run(
+      `INSERT INTO ${kind} (${names})
+       SELECT ${cols.map((c) => `s.${c.name}`).join(', ')} FROM ${stage} s
+       WHERE s.${id} NOT IN (SELECT ${id} FROM ${kind})
+       ${dedupe}`,
+    );
+    const after = await store.all<{ n: string | number }>(`SELECT count(*) AS n FROM ${kind}`);
+    return { read: records.length, inserted: Number(after[0]?.n ?? 0) - Number(before[0]?.n ?? 0), skipped };
+  } finally {
+    await store.run(`DROP TABLE IF EXISTS ${stage}`);
+  }
+}
+
+export async function ingestInbox(ctx: Context, store: Store): Promise<InboxLoadSummary> {
+  return store.transaction(async () => ({
+    keys: await loadKind(store, ctx.paths.inbox, 'keys'),
+    outcomes: await loadKind(store, ctx.paths.inbox, 'outcomes'),
+    feedback: await loadKind(store, ctx.paths.inbox, 'feedback'),
+  }));
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * The server's durable write log (DESIGN.md decision 2): one JSON object per line in
+ * `<data>/inbox/<kind>-<replica id>.jsonl`, appended and fsynced before the HTTP answer.
+ * Written by serve/inbox, read back by the server at start (to rebuild its indexes) and by
+ * `atlas ingest inbox` (into the DuckDB tables keys / outcomes / feedback, idempotently by id).
+ *
+ * Privacy: addresses are stored only as keyed hashes (`keyedHash(secret, 'address', ip)`), key
+ * values only as sha256 hashes. `contact` is stored because the requester gave it to be reached.
+ */
+export const INBOX_KINDS = ['keys', 'outcomes', 'feedback'] as const;
+export type InboxKind = (typeof INBOX_KINDS)[number];
+
+const Time = z.iso.datetime({ offset: true });
+
+export const KeyRecordSchema = z.object({
+  key_id: z.string().min(1),
+  key_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  label: z.string().nullable(),
+  contact: z.string().nullable(),
+  created_at: Time,
+  address_hash: z.string().nullable(),
+});
+export type KeyRecord = z.infer<typeof KeyRecordSchema>;
+
+export const OutcomeRecordSchema = z.object({
+  id: z.string().min(1),
+  key_id: z.string().min(1),
+  idempotency_key: z.string().min(1),
+  service_id: z.string().nullable(),
+  referral_id: z.string().nullable(),
+  outcome: z.string(),
+  failure_kind: z.string().nullable(),
+  operation: z.string().nullable(),
+  task_category: z.string().nullable(),
+  reported_at: Time.nullable(),
+  received_at: Time,
+  /** Always 'pending' on receipt (spec 3); moderation happens in the pipeline. */
+  moderation: z.literal('pending'),
+});
+export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
+
+export const FeedbackRecordSchema = z.object({
+  id: z.string().min(1),
+  kind: z.string(),
+  note: z.string().nullable(),
+  about: z.string().nullable(),
+  contact: z.string().nullable(),
+  received_at: Time,
+  address_hash: z.string().nullable(),
+});
+export type FeedbackRecord = z.infer<typeof FeedbackRecordSchema>;
+
+export const RECORD_SCHEMAS = {
+  keys: KeyRecordSchema,
+  outcomes: OutcomeRecordSchema,
+  feedback: FeedbackRecordSchema,
+} as const;
+
+export interface InboxRecordByKind {
+  keys: KeyRecord;
+  outcomes: OutcomeRecord;
+  feedback: FeedbackRecord;
+}
+
+/** `<kind>-<replica id>.jsonl`; replica ids are limited to [A-Za-z0-9_.-]. */
+export const LOG_FILE_RE = /^(keys|outcomes|feedback)-([A-Za-z0-9_.-]{1,64})\.jsonl$/;
+
+export function logFileName(kind: InboxKind, replicaId: string): string {
+  return `${kind}-${replicaId}.jsonl`;
+}
+
+/** Make any string a valid replica id (hostnames, pod names). */
+export function sanitizeReplicaId(raw: string): string {
+  const s = raw.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64);
+  return s.length ? s : 'replica';
+}

@@ -1,0 +1,240 @@
+import type { Store } from '../store/store.ts';
+
+/**
+ * Merging one registry sweep into the database, set-based (REFERENCE.md: row-by-row inserts are
+ * slow; aggregate in SQL). The caller opens the transaction; this module only issues statements.
+ *
+ * Rules (docs/CONTRACTS.md, spec 3):
+ * - a new record becomes a `discovered` service with exactly one operation `primary` (interval 24 h,
+ *   rule `schedule/1`, reason `new_until_third_probe`) and a `first_seen` listing event;
+ * - a known record is updated (registry text, usage, price, networks, last_seen_at); first_seen_at,
+ *   monitoring_since and created_at never move;
+ * - listed → not listed and back are recorded in `listing_events` with the time;
+ * - with `delistMissing` (a complete sweep), services of this registry and protocol that the sweep
+ *   did not contain are marked listed=false with unlisted_at;
+ * - a record that arrives already not listed (MCP `deleted`) and is unknown is skipped: a takedown
+ *   of something never tracked is not news, and it must not get probes.
+ */
+export interface DiscoveredRecord {
+  id: string;
+  type: 'api_endpoint' | 'mcp_server';
+  protocol: 'x402' | 'mcp';
+  pass_rule: 'x402-mainnet/1' | 'mcp-reach/3';
+  name: string;
+  host: string;
+  url: string;
+  method: string;
+  templated_url: boolean;
+  tags: string[];
+  description: string | null;
+  registry_key: string;
+  x402_version: number | null;
+  registry_updated_at: string | null;
+  registry_calls_30d: number | null;
+  registry_payers_30d: number | null;
+  registry_last_called_at: string | null;
+  registry_price_usd: number | null;
+  registry_networks: string[];
+  mcp_status: string | null;
+  mcp_server_name: string | null;
+  remote_type: string | null;
+  /** Whether the registry lists it now (false for MCP `deleted`). */
+  listed: boolean;
+  /** Sanitized registry item (see raw.ts). */
+  registry_raw: unknown;
+}
+
+export interface MergeOptions {
+  registry: string;
+  protocol: 'x402' | 'mcp';
+  now: Date;
+  delistMissing: boolean;
+}
+
+export interface MergeCounts {
+  seen: number;
+  inserted: number;
+  updated: number;
+  relisted: number;
+  delisted_status: number;
+  delisted_missing: number;
+  skipped_unknown_unlisted: number;
+}
+
+/** Initial interval of a new discovered operation (daily until the third probe; schedule/1). */
+export const NEW_DISCOVERED_INTERVAL_HOURS = 24;
+
+const STAGE_STRUCTURE = JSON.stringify([
+  {
+    id: 'VARCHAR',
+    type: 'VARCHAR',
+    protocol: 'VARCHAR',
+    pass_rule: 'VARCHAR',
+    name: 'VARCHAR',
+    host: 'VARCHAR',
+    url: 'VARCHAR',
+    method: 'VARCHAR',
+    templated_url: 'BOOLEAN',
+    tags: ['VARCHAR'],
+    description: 'VARCHAR',
+    registry_key: 'VARCHAR',
+    x402_version: 'INTEGER',
+    registry_updated_at: 'VARCHAR',
+    registry_calls_30d: 'BIGINT',
+    registry_payers_30d: 'BIGINT',
+    registry_last_called_at: 'VARCHAR',
+    registry_price_usd: 'DOUBLE',
+    registry_networks: ['VARCHAR'],
+    mcp_status: 'VARCHAR',
+    mcp_server_name: 'VARCHAR',
+    remote_type: 'VARCHAR',
+    listed: 'BOOLEAN',
+    registry_raw: 'JSON',
+  },
+]);
+
+const STAGE_DDL = `CREATE OR REPLACE TEMP TABLE ingest_stage (
+  id VARCHAR PRIMARY KEY, type VARCHAR, protocol VARCHAR, pass_rule VARCHAR, name VARCHAR, host VARCHAR, url VARCHAR,
+  method VARCHAR, templated_url BOOLEAN, tags VARCHAR[], description VARCHAR, registry_key VARCHAR, x402_version INTEGER,
+  registry_updated_at VARCHAR, registry_calls_30d BIGINT, registry_payers_30d BIGINT, registry_last_called_at VARCHAR,
+  registry_price_usd DOUBLE, registry_networks VARCHAR[], mcp_status VARCHAR, mcp_server_name VARCHAR, remote_type VARCHAR,
+  listed BOOLEAN, registry_raw JSON)`;
+
+const CHUNK = 2000;
+
+async function stage(store: Store, records: readonly DiscoveredRecord[]): Promise<void> {
+  await store.run(STAGE_DDL);
+  for (let i = 0; i < records.length; i += CHUNK) {
+    const chunk = records.slice(i, i + CHUNK);
+    await store.run(
+      `INSERT INTO ingest_stage BY NAME SELECT unnest(from_json($1::JSON, '${STAGE_STRUCTURE}'), recursive := true)`,
+      [JSON.stringify(chunk)],
+    );
+  }
+}
+
+async function count(store: Store, sql: string, params: (string | boolean)[]): Promise<number> {
+  const rows = await store.all<{ n: number | string }>(sql, params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function mergeDiscovered(store: Store, records: readonly DiscoveredRecord[], opts: MergeOptions): Promise<MergeCounts> {
+  const now = opts.now.toISOString();
+  const { registry, protocol } = opts;
+  await stage(store, records);
+  // Restrict matches to this tier/registry/protocol so a registry never touches another's rows.
+  const known = `services.id = s.id AND services.tier = 'discovered'`;
+
+  const counts: MergeCounts = {
+    seen: records.length,
+    inserted: 0,
+    updated: 0,
+    relisted: 0,
+    delisted_status: 0,
+    delisted_missing: 0,
+    skipped_unknown_unlisted: 0,
+  };
+
+  // 1. Transitions of known services, recorded before the update overwrites `listed`.
+  counts.relisted = await count(store, `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`, []);
+  await store.run(
+    `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
+     SELECT s.id, $1::TIMESTAMP, true, $2,
+            CASE WHEN services.mcp_status = 'deleted' AND coalesce(s.mcp_status, '') <> 'deleted' THEN 'status_active' ELSE 'relisted' END
+     FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
+    [now, registry],
+  );
+  counts.delisted_status = await count(store, `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`, []);
+  await store.run(
+    `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
+     SELECT s.id, $1::TIMESTAMP, false, $2, 'deleted_status'
+     FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`,
+    [now, registry],
+  );
+
+  // 2. Update known services.
+  counts.updated = await count(store, `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known}`, []);
+  await store.run(
+    `UPDATE services SET
+       name = s.name, host = s.host, url = s.url, templated_url = s.templated_url, tags = s.tags,
+       description = s.description, registry = $2, registry_key = s.registry_key, x402_version = s.x402_version,
+       registry_updated_at = s.registry_updated_at::TIMESTAMP, registry_calls_30d = s.registry_calls_30d,
+       registry_payers_30d = s.registry_payers_30d, registry_last_called_at = s.registry_last_called_at::TIMESTAMP,
+       registry_price_usd = s.registry_price_usd, registry_networks = s.registry_networks, mcp_status = s.mcp_status,
+       mcp_server_name = s.mcp_server_name, remote_type = s.remote_type, registry_raw = s.registry_raw,
+       unlisted_at = CASE WHEN s.listed THEN NULL WHEN services.listed THEN $1::TIMESTAMP ELSE services.unlisted_at END,
+       last_seen_at = CASE WHEN s.listed THEN $1::TIMESTAMP ELSE services.last_seen_at END,
+       listed = s.listed,
+       updated_at = $1::TIMESTAMP
+     FROM ingest_stage s WHERE ${known}`,
+    [now, registry],
+  );
+  // The check follows the (possibly re-filled) URL; the method is part of the id and never changes.
+  await store.run(
+    `UPDATE operations SET url = s.url FROM ingest_stage s
+     WHERE operations.service_id = s.id AND operations.id = 'primary' AND operations.url <> s.url`,
+  );
+
+  // 3. New services (only those listed now), their operation, first interval and first listing event.
+  counts.skipped_unknown_unlisted = await count(
+    store,
+    `SELECT count(*) AS n FROM ingest_stage s WHERE NOT s.listed AND NOT EXISTS (SELECT 1 FROM services WHERE services.id = s.id)`,
+    [],
+  );
+  await store.run(
+    `CREATE OR REPLACE TEMP TABLE ingest_new AS
+     SELECT s.* FROM ingest_stage s WHERE s.listed AND NOT EXISTS (SELECT 1 FROM services WHERE services.id = s.id)`,
+  );
+  counts.inserted = await count(store, 'SELECT count(*) AS n FROM ingest_new', []);
+  await store.run(
+    `INSERT INTO services (id, tier, type, name, name_source, host, url, method, templated_url, operator, category, tags,
+       description, listed, active, registry, registry_key, protocol, x402_version, first_seen_at, last_seen_at, unlisted_at,
+       approved_at, monitoring_since, registry_updated_at, registry_calls_30d, registry_payers_30d, registry_last_called_at,
+       registry_price_usd, registry_networks, operator_price_usd, operator_networks, mcp_status, mcp_server_name, remote_type,
+       claims, documentation_urls, registry_raw, listing_file, created_at, updated_at)
+     SELECT id, 'discovered', type, name, 'registry', host, url, method, templated_url, NULL, NULL, tags,
+       description, true, true, $2, registry_key, protocol, x402_version, $1::TIMESTAMP, $1::TIMESTAMP, NULL,
+       NULL, $1::TIMESTAMP, registry_updated_at::TIMESTAMP, registry_calls_30d, registry_payers_30d, registry_last_called_at::TIMESTAMP,
+       registry_price_usd, registry_networks, NULL, [], mcp_status, mcp_server_name, remote_type,
+       NULL, [], registry_raw, NULL, $1::TIMESTAMP, $1::TIMESTAMP
+     FROM ingest_new`,
+    [now, registry],
+  );
+  await store.run(
+    `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
+     SELECT id, 'primary', 'call', true, url, method, NULL, pass_rule, ${NEW_DISCOVERED_INTERVAL_HOURS}, true FROM ingest_new
+     WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.service_id = ingest_new.id AND o.id = 'primary')`,
+  );
+  await store.run(
+    `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
+     SELECT id, 'primary', $1::TIMESTAMP, NULL, ${NEW_DISCOVERED_INTERVAL_HOURS}, 'schedule/1', 'new_until_third_probe' FROM ingest_new`,
+    [now],
+  );
+  await store.run(
+    `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
+     SELECT id, $1::TIMESTAMP, true, $2, 'first_seen' FROM ingest_new`,
+    [now, registry],
+  );
+
+  // 4. A complete sweep: whatever this registry listed before and did not list now goes unlisted.
+  if (opts.delistMissing) {
+    const missing = `FROM services WHERE tier = 'discovered' AND registry = $1 AND protocol = $2 AND listed
+                     AND NOT EXISTS (SELECT 1 FROM ingest_stage s WHERE s.id = services.id)`;
+    counts.delisted_missing = await count(store, `SELECT count(*) AS n ${missing}`, [registry, protocol]);
+    await store.run(
+      `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
+       SELECT id, $3::TIMESTAMP, false, $1, 'missing_from_sweep' ${missing}`,
+      [registry, protocol, now],
+    );
+    await store.run(
+      `UPDATE services SET listed = false, unlisted_at = $3::TIMESTAMP, updated_at = $3::TIMESTAMP
+       WHERE tier = 'discovered' AND registry = $1 AND protocol = $2 AND listed
+         AND NOT EXISTS (SELECT 1 FROM ingest_stage s WHERE s.id = services.id)`,
+      [registry, protocol, now],
+    );
+  }
+
+  await store.run('DROP TABLE IF EXISTS ingest_new');
+  await store.run('DROP TABLE IF EXISTS ingest_stage');
+  return counts;
+}

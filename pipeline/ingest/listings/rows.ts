@@ -1,0 +1,91 @@
+import { isAbsolute, relative } from 'node:path';
+import { PROJECT_ROOT } from '../../core/paths.ts';
+import { sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
+import { toCaip2 } from '../../x402/networks.ts';
+import { httpHost, isTemplatedUrl } from '../url.ts';
+import { defaultProtocol, INTERVAL_HOURS, type Listing } from './schema.ts';
+
+/**
+ * A valid listing → the `services` row and `operations` rows it stands for. Pure.
+ * Operations of an inactive listing are disabled (nothing is probed for it), never deleted.
+ */
+export interface ReviewedServiceRow {
+  id: string;
+  type: Listing['type'];
+  name: string;
+  host: string;
+  url: string;
+  method: string;
+  templated_url: boolean;
+  operator: string;
+  category: string;
+  tags: string[];
+  description: string | null;
+  active: boolean;
+  protocol: 'x402' | 'mcp' | 'none';
+  approved_at: string;
+  operator_price_usd: number | null;
+  operator_networks: string[];
+  claims: Listing['claims'];
+  documentation_urls: string[];
+  listing_file: string;
+}
+
+export interface ReviewedOperationRow {
+  id: string;
+  kind: 'call' | 'documentation';
+  is_primary: boolean;
+  url: string;
+  method: string;
+  expected_statuses: number[];
+  interval_hours: number;
+  enabled: boolean;
+}
+
+/** Listing paths are stored relative to the project when inside it (stable across checkouts). */
+export function listingFileLabel(file: string): string {
+  const rel = relative(PROJECT_ROOT, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+export function listingRows(listing: Listing, file: string): { service: ReviewedServiceRow; operations: ReviewedOperationRow[] } {
+  const primary = listing.operations.find((o) => o.primary)!; // the schema guarantees exactly one
+  const networks = listing.claims.networks ? [...new Set(listing.claims.networks.value.map(toCaip2))].sort() : [];
+  const claims: Listing['claims'] = {
+    ...listing.claims,
+    ...(listing.claims.networks ? { networks: { ...listing.claims.networks, value: networks } } : {}),
+  };
+  return {
+    service: {
+      id: listing.id,
+      type: listing.type,
+      name: sanitizeText(listing.name, TEXT_LIMITS.name) ?? listing.id,
+      host: httpHost(primary.url) ?? '',
+      url: primary.url,
+      method: primary.method,
+      templated_url: isTemplatedUrl(primary.url),
+      operator: sanitizeText(listing.operator, TEXT_LIMITS.operator) ?? listing.operator,
+      category: listing.category,
+      tags: [...new Set(listing.tags)],
+      description: sanitizeText(listing.description, TEXT_LIMITS.description),
+      active: listing.active,
+      protocol: listing.protocol ?? defaultProtocol(listing.type),
+      approved_at: new Date(listing.approved_at).toISOString(),
+      operator_price_usd: listing.claims.price_usd?.value ?? null,
+      operator_networks: networks,
+      claims,
+      documentation_urls: [...new Set(listing.documentation_urls)],
+      listing_file: listingFileLabel(file),
+    },
+    operations: listing.operations.map((o) => ({
+      id: o.id,
+      kind: o.kind,
+      is_primary: o.primary,
+      url: o.url,
+      method: o.method,
+      expected_statuses: [...new Set(o.expected_statuses)].sort((a, b) => a - b),
+      interval_hours: INTERVAL_HOURS[o.interval],
+      enabled: listing.active,
+    })),
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { REVIEWED_ID_RE } from '../ids.ts';
+import { HTTP_METHODS } from '../url.ts';
+
+/**
+ * A reviewed listing file (data/listings/<slug>.json, one service per file), written by us from the
+ * operator's own public material. Every claim carries the URL it was taken from. Strict: unknown
+ * keys are errors, so a typo in a field name is caught instead of silently ignored.
+ */
+const HttpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2048);
+
+const Tag = z.string().regex(/^[a-z0-9-]{1,32}$/, 'tags are lowercase letters, digits and hyphens (1–32)');
+
+function sourced<T extends z.ZodType>(value: T) {
+  return z.strictObject({
+    value,
+    /** Where the operator states it (pricing page, docs, README). */
+    source_url: HttpUrl,
+    /** Optional clarification, e.g. "per 1k tokens; the cheapest endpoint". */
+    note: z.string().max(300).optional(),
+  });
+}
+
+export const ListingOperationSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'operation ids are lowercase letters, digits, _ and - (max 32)'),
+  kind: z.enum(['call', 'documentation']),
+  primary: z.boolean().default(false),
+  url: HttpUrl,
+  method: z.enum(HTTP_METHODS).default('GET'),
+  /** HTTP statuses that pass (reviewed/1): usually [402] for an x402 endpoint, [200] for a page. */
+  expected_statuses: z.array(z.number().int().min(100).max(599)).min(1).max(10),
+  /** hourly for the primary operation, daily for documentation (schedule/1). */
+  interval: z.enum(['hourly', 'daily']),
+});
+export type ListingOperation = z.infer<typeof ListingOperationSchema>;
+
+export const ListingSchema = z
+  .strictObject({
+    id: z.string().regex(REVIEWED_ID_RE, 'id must be svc_<slug> (lowercase letters, digits, _ and -)'),
+    name: z.string().trim().min(1).max(120),
+    type: z.enum(['api_endpoint', 'task_marketplace', 'mcp_server']),
+    /** Defaults from type: api_endpoint → x402, mcp_server → mcp, task_marketplace → none. */
+    protocol: z.enum(['x402', 'mcp', 'none']).optional(),
+    operator: z.string().trim().min(1).max(120),
+    category: z.string().trim().min(1).max(60),
+    tags: z.array(Tag).max(20).default([]),
+    description: z.string().trim().max(500).optional(),
+    operations: z.array(ListingOperationSchema).min(1).max(10),
+    documentation_urls: z.array(HttpUrl).max(10).default([]),
+    claims: z
+      .strictObject({
+        price_usd: sourced(z.number().nonnegative().nullable()).optional(),
+        networks: sourced(z.array(z.string().trim().min(1).max(100)).min(1).max(20)).optional(),
+      })
+      .default({}),
+    /** When the check was approved: monitoring_since of a reviewed service. */
+    approved_at: z.iso.datetime({ offset: true }),
+    active: z.boolean().default(true),
+  })
+  .superRefine((l, ctx) => {
+    const primaries = l.operations.map((o, i) => ({ o, i })).filter(({ o }) => o.primary);
+    if (primaries.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['operations'], message: `exactly one operation must be primary (found ${primaries.length})` });
+    }
+    for (const { o, i } of primaries) {
+      if (o.kind !== 'call') ctx.addIssue({ code: 'custom', path: ['operations', i, 'kind'], message: 'the primary operation is a call' });
+      if (o.interval !== 'hourly') ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'the primary operation is checked hourly' });
+    }
+    l.operations.forEach((o, i) => {
+      if (o.kind === 'documentation' && o.interval !== 'daily') {
+        ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'documentation is checked daily' });
+      }
+      if (l.operations.findIndex((p) => p.id === o.id) !== i) {
+        ctx.addIssue({ code: 'custom', path: ['operations', i, 'id'], message: `duplicate operation id ${o.id}` });
+      }
+    });
+    const protocol = l.protocol ?? defaultProtocol(l.type);
+    if (l.type === 'mcp_server' && protocol !== 'mcp') ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an mcp_server uses protocol mcp' });
+    if (l.type === 'api_endpoint' && protocol !== 'x402') ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an api_endpoint is paid with x402' });
+    if (protocol === 'x402' && l.claims.networks === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['claims', 'networks'], message: 'an x402 listing states the operator’s payment networks (with a source)' });
+    }
+  });
+export type Listing = z.infer<typeof ListingSchema>;
+
+export function defaultProtocol(type: Listing['type']): 'x402' | 'mcp' | 'none' {
+  return type === 'api_endpoint' ? 'x402' : type === 'mcp_server' ? 'mcp' : 'none';
+}
+
+export const INTERVAL_HOURS = { hourly: 1, daily: 24 } as const;

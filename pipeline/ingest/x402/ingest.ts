@@ -1,0 +1,95 @@
+import type { Context } from '../../core/context.ts';
+import { DECOY_PRICE_USD } from '../../x402/networks.ts';
+import type { Store } from '../../store/store.ts';
+import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
+import { withRun } from '../runs.ts';
+import { httpJsonFetcher, readPagesFile, resolveSource, type JsonFetcher } from '../source.ts';
+import { syncKey, writeSyncState } from '../sync-state.ts';
+import { normalizeX402Item } from './normalize.ts';
+import { DEFAULT_X402_SWEEP, sweepX402Pages, sweepX402Url, type X402Sweep } from './sweep.ts';
+
+/**
+ * `atlas ingest x402`: read a whole discovery/resources registry (URL or snapshot file), then merge
+ * it in ONE transaction. All network I/O happens before the transaction, so a failure mid-sweep
+ * (fetch error, malformed page) throws before anything is written: the database is unchanged, and
+ * the run is recorded as failed. Only a complete sweep delists what it did not contain.
+ */
+export interface X402IngestOptions {
+  /** URL of the list endpoint (`…/discovery/resources`) or a snapshot file (see source.ts). */
+  source: string;
+  /** Registry name recorded with each service (default `cdp`). */
+  registry?: string;
+  pageSize?: number;
+  maxPages?: number;
+  /** Injected for tests; default: undici with timeouts and retries. */
+  fetcher?: JsonFetcher;
+}
+
+export interface X402IngestCounts extends MergeCounts {
+  pages: number;
+  rows: number;
+  duplicates: number;
+  invalid_item: number;
+  invalid_url: number;
+  not_http: number;
+  templated: number;
+  priced: number;
+  decoy_prices: number;
+  complete: boolean;
+}
+
+export interface X402IngestResult {
+  registry: string;
+  source: string;
+  runId: string;
+  counts: X402IngestCounts;
+}
+
+export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOptions): Promise<X402IngestResult> {
+  const registry = opts.registry ?? 'cdp';
+  const ref = resolveSource(opts.source);
+  const sweepOpts = { pageSize: opts.pageSize ?? DEFAULT_X402_SWEEP.pageSize, maxPages: opts.maxPages ?? DEFAULT_X402_SWEEP.maxPages };
+  return withRun(store, 'ingest_x402', ctx.clock, { source: opts.source, registry, ...sweepOpts }, async () => {
+    const sweep: X402Sweep =
+      ref.kind === 'file'
+        ? sweepX402Pages(readPagesFile(ref.path), ref.path)
+        : await sweepX402Url(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, sweepOpts);
+
+    const skipped = { invalid_item: 0, invalid_url: 0, not_http: 0 };
+    const records: DiscoveredRecord[] = [];
+    const ids = new Set<string>();
+    for (const it of sweep.items) {
+      const n = normalizeX402Item(it.raw, { pageVersion: it.pageVersion, secret: ctx.secret });
+      if (!n.ok) {
+        skipped[n.reason]++;
+        continue;
+      }
+      if (ids.has(n.record.id)) continue;
+      ids.add(n.record.id);
+      records.push(n.record);
+    }
+
+    const now = ctx.clock();
+    const merged = await store.transaction(async () => {
+      const m = await mergeDiscovered(store, records, { registry, protocol: 'x402', now, delistMissing: sweep.complete });
+      await writeSyncState(store, syncKey('x402', registry), now, sweep.complete, { pages: sweep.pages, seen: m.seen });
+      return m;
+    });
+
+    const counts: X402IngestCounts = {
+      ...merged,
+      pages: sweep.pages,
+      rows: sweep.rows,
+      duplicates: sweep.duplicates,
+      ...skipped,
+      templated: records.filter((r) => r.templated_url).length,
+      priced: records.filter((r) => r.registry_price_usd !== null).length,
+      decoy_prices: records.filter((r) => (r.registry_price_usd ?? 0) >= DECOY_PRICE_USD).length,
+      complete: sweep.complete,
+    };
+    if (!sweep.complete) ctx.log.warn(`x402 registry ${registry}: stopped after ${sweep.pages} pages (cap); nothing delisted this run`);
+    const bad = skipped.invalid_item + skipped.invalid_url;
+    if (bad) ctx.log.warn(`x402 registry ${registry}: skipped ${bad} unusable row(s) (${skipped.invalid_item} malformed, ${skipped.invalid_url} without a usable http(s) URL)`);
+    return { registry, source: opts.source, counts, status: sweep.complete ? ('ok' as const) : ('partial' as const) };
+  });
+}

@@ -1,0 +1,132 @@
+import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
+import { toCaip2, usdPrice } from '../../x402/networks.ts';
+import type { DiscoveredRecord } from '../discovered.ts';
+import { x402CandidateId } from '../ids.ts';
+import { sanitizeRaw } from '../raw.ts';
+import { registryCount, registryTime } from '../time.ts';
+import { httpHost, isTemplatedUrl, normalizeMethod } from '../url.ts';
+import { X402AcceptSchema, X402ItemSchema, type X402Accept, type X402Item } from './schema.ts';
+
+/**
+ * One registry item → one discovered service record. Pure: no I/O, no clock; all text that reaches
+ * the record went through the sanitizer. Returns a reason instead when the item is unusable.
+ */
+export type X402Normalized = { ok: true; record: DiscoveredRecord } | { ok: false; reason: 'invalid_item' | 'invalid_url' | 'not_http' };
+
+const MAX_URL = 2048;
+// A resource URL with whitespace, controls or bidi characters is not a URL we will schedule.
+const BAD_URL_CHARS = /[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
+
+const get = (v: unknown, ...path: string[]): unknown => {
+  let cur = v;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+};
+
+const versionOf = (v: unknown): number | null => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 && n < 100 ? n : null;
+};
+
+function parseAccepts(raw: readonly unknown[] | null | undefined): X402Accept[] {
+  const out: X402Accept[] = [];
+  for (const a of raw ?? []) {
+    const r = X402AcceptSchema.safeParse(a);
+    if (r.success) out.push(r.data);
+  }
+  return out;
+}
+
+/** Method from discovery metadata: v2 `extensions.bazaar.info.input.method`, v1 `accepts[].outputSchema.input.method`; GET when none. */
+export function discoveryMethod(item: X402Item, accepts: readonly X402Accept[]): string {
+  const v2 = normalizeMethod(get(item.extensions, 'bazaar', 'info', 'input', 'method'));
+  if (v2) return v2;
+  for (const a of accepts) {
+    const v1 = normalizeMethod(get(a.outputSchema, 'input', 'method'));
+    if (v1) return v1;
+  }
+  return 'GET';
+}
+
+function amountText(a: X402Accept): string | null {
+  const v = a.amount ?? a.maxAmountRequired;
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+  return typeof v === 'string' ? v.trim() : null;
+}
+
+/** Lowest USD price among offers on known USD stablecoins; null when none is priced. */
+export function registryPriceUsd(accepts: readonly X402Accept[]): number | null {
+  let best: number | null = null;
+  for (const a of accepts) {
+    const amount = amountText(a);
+    if (!amount || !a.asset) continue;
+    const p = usdPrice(a.network, a.asset.trim(), amount);
+    if (p !== null && (best === null || p < best)) best = p;
+  }
+  return best;
+}
+
+export function registryNetworks(accepts: readonly X402Accept[]): string[] {
+  const set = new Set<string>();
+  for (const a of accepts) {
+    const n = sanitizeText(toCaip2(a.network), 100);
+    if (n) set.add(n);
+  }
+  return [...set].sort();
+}
+
+export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number | null; secret: string }): X402Normalized {
+  const parsed = X402ItemSchema.safeParse(rawItem);
+  if (!parsed.success) return { ok: false, reason: 'invalid_item' };
+  const item = parsed.data;
+  if (item.type && item.type.trim().toLowerCase() !== 'http') return { ok: false, reason: 'not_http' };
+  const res = typeof item.resource === 'string' ? { url: item.resource } : item.resource;
+  const url = res.url.trim();
+  if (url.length > MAX_URL || BAD_URL_CHARS.test(url)) return { ok: false, reason: 'invalid_url' };
+  const host = httpHost(url);
+  if (!host) return { ok: false, reason: 'invalid_url' };
+
+  const accepts = parseAccepts(item.accepts);
+  const method = discoveryMethod(item, accepts);
+  const label = [item.serviceName, item.label, get(res, 'serviceName'), get(item.extensions, 'bazaar', 'info', 'serviceName')]
+    .map((v) => sanitizeText(v, TEXT_LIMITS.name))
+    .find((v) => v !== null);
+  const description =
+    sanitizeText(item.description, TEXT_LIMITS.description) ??
+    sanitizeText(get(res, 'description'), TEXT_LIMITS.description) ??
+    accepts.map((a) => sanitizeText(a.description, TEXT_LIMITS.description)).find((d) => d !== null) ??
+    null;
+
+  const record: DiscoveredRecord = {
+    id: x402CandidateId(method, url),
+    type: 'api_endpoint',
+    protocol: 'x402',
+    pass_rule: 'x402-mainnet/1',
+    name: label ?? host,
+    host,
+    url,
+    method,
+    templated_url: isTemplatedUrl(url),
+    tags: normalizeTags(Array.isArray(item.tags) ? item.tags : get(res, 'tags')),
+    description,
+    registry_key: url,
+    x402_version: versionOf(item.x402Version) ?? ctx.pageVersion,
+    registry_updated_at: registryTime(item.lastUpdated),
+    registry_calls_30d: registryCount(item.quality?.l30DaysTotalCalls),
+    registry_payers_30d: registryCount(item.quality?.l30DaysUniquePayers),
+    registry_last_called_at: registryTime(item.quality?.lastCalledAt),
+    registry_price_usd: registryPriceUsd(accepts),
+    registry_networks: registryNetworks(accepts),
+    mcp_status: null,
+    mcp_server_name: null,
+    remote_type: null,
+    listed: true,
+    registry_raw: sanitizeRaw(rawItem, ctx.secret),
+  };
+  return { ok: true, record };
+}
+
+export { versionOf as x402VersionOf };

@@ -1,0 +1,37 @@
+import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
+import { normalizeTerms, type Terms } from '../x402/terms.ts';
+import type { DueOperation } from './due.ts';
+import { buildRequest, type RequestSettings } from './request.ts';
+import { mcpReachRule } from './rules/mcp-reach.ts';
+import { reviewedRule } from './rules/reviewed.ts';
+import { x402MainnetRule } from './rules/x402-mainnet.ts';
+import type { EdgeResult, Fetcher } from './safe-fetch.ts';
+import type { Verdict } from './verdict.ts';
+
+/**
+ * One check: request → response → verdict (+ payment terms when the response carries a valid x402
+ * payment request, whatever the rule or verdict — reviewed and discovered alike). The fetcher is
+ * injected; everything after it is pure.
+ */
+export interface ProbeOutcome {
+  op: DueOperation;
+  checkedAt: Date;
+  response: EdgeResult;
+  verdict: Verdict;
+  terms: Terms | null;
+}
+
+export function judge(op: DueOperation, res: EdgeResult, secret: string): { verdict: Verdict; terms: Terms | null } {
+  let payment: PaymentRequestRead | null = null;
+  if (res.ok && res.status === 402 && op.passRule !== 'mcp-reach/3' && op.kind === 'call') payment = readPaymentRequest(res.headers, res.body);
+  const verdict =
+    op.passRule === 'reviewed/1' ? reviewedRule(res, op.expectedStatuses) : op.passRule === 'mcp-reach/3' ? mcpReachRule(res) : x402MainnetRule(res, payment);
+  const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;
+  return { verdict, terms };
+}
+
+export async function probeOne(op: DueOperation, deps: { fetcher: Fetcher; settings: RequestSettings; secret: string; now: () => Date }): Promise<ProbeOutcome> {
+  const checkedAt = deps.now();
+  const response = await deps.fetcher(buildRequest(op, deps.settings));
+  return { op, checkedAt, response, ...judge(op, response, deps.secret) };
+}

@@ -1,0 +1,146 @@
+import { performance } from 'node:perf_hooks';
+import { Agent, request, type Dispatcher } from 'undici';
+import { checkAddress, ipLiteralOf } from './address-guard.ts';
+import { classifyError, describeError } from './classify-error.ts';
+import { makeGuardedLookup, type Resolver } from './guarded-lookup.ts';
+import type { ResolveMap } from './resolve-map.ts';
+import type { EdgeFailure } from './reasons.ts';
+
+/**
+ * The HTTP edge (exported for the docs feed). Contract:
+ * - SSRF guard: IP literals are judged before any I/O; names are resolved and judged inside the
+ *   socket's `lookup` at connect time (guarded-lookup.ts), so the checked address is the connected one.
+ * - No redirects: a 3xx is returned as a response (the rules turn it into reason `redirect`).
+ * - One deadline (`timeoutMs`) covers connect, response headers and body; headers up to
+ *   `maxHeaderBytes`; the body is read up to `maxBodyBytes`, then the stream is aborted and the
+ *   result is marked `truncated` (whether that fails the check is the pass rule's decision).
+ * - `req.wantBody(status, headers)` lets the caller abort right after the headers (MCP reach, statuses
+ *   that decide alone): an endless SSE stream then costs one round trip.
+ * - Latency: `ttfbMs` to response headers, `totalMs` to the end of the body or the abort.
+ * - No credentials: userinfo in the URL is dropped; no cookies are kept (undici has no jar).
+ */
+export interface EdgeRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | null;
+  /** Decide after status/headers whether the body is needed (default: read it, up to the cap). */
+  wantBody?: (status: number, headers: Readonly<Record<string, string>>) => boolean;
+}
+
+export interface EdgeOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  maxHeaderBytes: number;
+  allowPrivate: boolean;
+  resolveMap: ResolveMap;
+  /** DNS replacement for tests ("a name resolving to a private address"). */
+  resolver?: Resolver;
+  /** A shared agent from createProbeAgent (runs); without one, a private agent is made and closed. */
+  dispatcher?: Dispatcher;
+  /** Per-origin connection cap for an agent made here. */
+  connectionsPerOrigin?: number;
+}
+
+export type EdgeResult =
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string>;
+      body: Buffer | null;
+      bytes: number;
+      truncated: boolean;
+      ttfbMs: number;
+      totalMs: number;
+    }
+  | { ok: false; reason: EdgeFailure; detail: string; ttfbMs: number | null; totalMs: number };
+
+export type Fetcher = (req: EdgeRequest) => Promise<EdgeResult>;
+
+export function createProbeAgent(o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver' | 'connectionsPerOrigin'>): Agent {
+  return new Agent({
+    connect: { timeout: o.timeoutMs, lookup: makeGuardedLookup({ allowPrivate: o.allowPrivate, resolveMap: o.resolveMap, resolver: o.resolver }) as never },
+    headersTimeout: o.timeoutMs,
+    bodyTimeout: o.timeoutMs,
+    maxHeaderSize: o.maxHeaderBytes,
+    connections: o.connectionsPerOrigin ?? 2,
+    pipelining: 1,
+    keepAliveTimeout: 1_000,
+  });
+}
+
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+const timeoutError = (ms: number) => Object.assign(new Error(`no complete answer within ${ms} ms`), { code: 'ATLAS_TIMEOUT' });
+
+export async function safeFetch(req: EdgeRequest, opts: EdgeOptions): Promise<EdgeResult> {
+  const t0 = performance.now();
+  const fail = (reason: EdgeFailure, detail: string, ttfbMs: number | null = null): EdgeResult => ({ ok: false, reason, detail, ttfbMs, totalMs: performance.now() - t0 });
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return fail('network_error', 'invalid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('network_error', `unsupported scheme ${url.protocol}`);
+  url.username = '';
+  url.password = '';
+  const literal = ipLiteralOf(url.hostname);
+  if (literal && !opts.allowPrivate) {
+    const v = checkAddress(literal);
+    if (v.blocked) return fail('blocked_address', `refused ${literal} (${v.why})`);
+  }
+  const own = opts.dispatcher ? null : createProbeAgent(opts);
+  const dispatcher = opts.dispatcher ?? own!;
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(timeoutError(opts.timeoutMs)), opts.timeoutMs);
+  let ttfb: number | null = null;
+  try {
+    const res = await request(url, {
+      dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: ac.signal,
+      reset: true, // one request per host per run: do not keep sockets around
+    });
+    ttfb = performance.now() - t0;
+    const headers = flatHeaders(res.headers as Record<string, string | string[] | undefined>);
+    const body = res.body;
+    body.on('error', () => undefined);
+    if (req.wantBody && !req.wantBody(res.statusCode, headers)) {
+      // A short body of known length is drained (cheap, keeps the stream error-free); anything else
+      // (chunked, SSE, large) is cut right away.
+      const len = Number(headers['content-length'] ?? NaN);
+      if (Number.isFinite(len) && len <= 16 * 1024 && !/event-stream/i.test(headers['content-type'] ?? '')) await body.dump({ limit: 16 * 1024 });
+      else body.destroy();
+      return { ok: true, status: res.statusCode, headers, body: null, bytes: 0, truncated: false, ttfbMs: ttfb, totalMs: performance.now() - t0 };
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      const room = opts.maxBodyBytes - bytes;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        bytes += Math.max(room, 0);
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+    }
+    if (truncated) body.destroy();
+    return { ok: true, status: res.statusCode, headers, body: Buffer.concat(chunks, bytes), bytes, truncated, ttfbMs: ttfb, totalMs: performance.now() - t0 };
+  } catch (err) {
+    const reason = ac.signal.aborted ? 'timeout' : classifyError(err);
+    return fail(reason, ac.signal.aborted ? `no complete answer within ${opts.timeoutMs} ms` : describeError(err), ttfb);
+  } finally {
+    clearTimeout(timer);
+    if (own) await own.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Store } from '../store/store.ts';
+import { checksFigures } from './checks-figures.ts';
+import {
+  FEEDBACK_KINDS,
+  INTERVAL_NAMES_REPORT,
+  OUTCOME_VALUES,
+  ReportBodySchema,
+  SERVICE_TIERS,
+  SERVICE_TYPES,
+  type ReportBody,
+} from './schema.ts';
+import { REPORT_NOTES } from './notes.ts';
+import { int, PARAMS_CTE } from './sql.ts';
+import { termsFigures } from './terms-figures.ts';
+import { weekEnd, weekId } from './week.ts';
+
+export const OUTCOME_REPORTS_NOTE =
+  'Unverified reports sent by agents, moderated before any use; counted as received, never turned into rates or scores.';
+
+const zeros = <K extends string>(keys: readonly K[]): Record<K, number> => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+
+/** Fill a zero-initialised record from (key, n) rows; unknown keys are ignored (the totals still count them). */
+function tally<K extends string>(keys: readonly K[], rows: Array<{ k: unknown; n: unknown }>): Record<K, number> {
+  const out = zeros(keys);
+  for (const r of rows) if ((keys as readonly unknown[]).includes(r.k)) out[r.k as K] = int(r.n);
+  return out;
+}
+
+/**
+ * The figures of one week, pure SQL over raw tables, counting events in [weekStart, until).
+ * `until` is the week end for a frozen report and "now" for `current` (never past the week end).
+ * Deterministic: the same data and times give the same body, key order included.
+ */
+export async function computeWeekFigures(store: Store, weekStart: Date, until: Date): Promise<ReportBody> {
+  const end = weekEnd(weekStart);
+  const cut = new Date(Math.max(weekStart.getTime(), Math.min(until.getTime(), end.getTime())));
+  const ws = weekStart.toISOString();
+  const u = cut.toISOString();
+  const q = <T = Record<string, unknown>>(sql: string) => store.all<T>(`WITH ${PARAMS_CTE} ${sql}`, [ws, u]);
+
+  const tierTypeRows = await q<{ tier: string; type: string; n: unknown }>(
+    `SELECT tier, type, count(*)::INTEGER AS n FROM services, p WHERE created_at < p.until GROUP BY 1, 2`,
+  );
+  const rollup = (key: 'tier' | 'type') => {
+    const m = new Map<string, number>();
+    for (const r of tierTypeRows) m.set(r[key], (m.get(r[key]) ?? 0) + int(r.n));
+    return [...m].map(([k, n]) => ({ k, n }));
+  };
+  const tierRows = rollup('tier');
+  const typeRows = rollup('type');
+  const byTierType = Object.fromEntries(
+    SERVICE_TIERS.map((t) => [t, tally(SERVICE_TYPES, tierTypeRows.filter((r) => r.tier === t).map((r) => ({ k: r.type, n: r.n })))]),
+  ) as ReportBody['services']['by_tier_type'];
+  const [dir] = await q<{ size: unknown; evaluated: unknown }>(`
+    SELECT count(*) FILTER (WHERE in_dir)::INTEGER AS size, count(*)::INTEGER AS evaluated FROM (
+      SELECT d.service_id, arg_max(d.in_directory, d.evaluated_at) AS in_dir
+      FROM directory d, p WHERE d.evaluated_at < p.until GROUP BY d.service_id)`);
+  const addedRows = await q<{ k: string; n: unknown }>(
+    `SELECT tier AS k, count(*)::INTEGER AS n FROM services, p WHERE created_at >= p.ws AND created_at < p.until GROUP BY 1`,
+  );
+  const [events] = await q<{ delisted: unknown; relisted: unknown }>(`
+    SELECT count(*) FILTER (WHERE NOT listed)::INTEGER AS delisted,
+           count(*) FILTER (WHERE listed AND coalesce(reason, '') <> 'first_seen')::INTEGER AS relisted
+    FROM listing_events, p WHERE event_at >= p.ws AND event_at < p.until`);
+  const intervalRows = await q<{ k: string; n: unknown }>(`
+    SELECT CASE to_hours WHEN 1 THEN 'hourly' WHEN 24 THEN 'daily' WHEN 168 THEN 'weekly' WHEN 720 THEN 'monthly' ELSE 'other' END AS k,
+           count(*)::INTEGER AS n
+    FROM interval_changes, p WHERE from_hours IS NOT NULL AND changed_at >= p.ws AND changed_at < p.until GROUP BY 1`);
+  const [docs] = await q<{ changes: unknown; needs_review: unknown; services: unknown }>(`
+    SELECT count(*)::INTEGER AS changes, count(*) FILTER (WHERE needs_review)::INTEGER AS needs_review,
+           count(DISTINCT service_id)::INTEGER AS services
+    FROM changes, p WHERE detected_at >= p.ws AND detected_at < p.until`);
+  const outcomeRows = await q<{ k: string; n: unknown }>(
+    `SELECT outcome AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1`,
+  );
+  const moderationRows = await q<{ k: string; n: unknown }>(
+    `SELECT moderation AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1 ORDER BY 1`,
+  );
+  const feedbackRows = await q<{ k: string; n: unknown }>(
+    `SELECT kind AS k, count(*)::INTEGER AS n FROM feedback, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1`,
+  );
+  const sum = (rows: Array<{ n: unknown }>) => rows.reduce((a, r) => a + int(r.n), 0);
+
+  const body: ReportBody = {
+    week: weekId(weekStart),
+    week_start: ws,
+    week_end: end.toISOString(),
+    figures_until: u,
+    provisional: cut.getTime() < end.getTime(),
+    services: { tracked: sum(tierRows), by_tier: tally(SERVICE_TIERS, tierRows), by_type: tally(SERVICE_TYPES, typeRows), by_tier_type: byTierType },
+    directory: { size: int(dir?.size), evaluated: int(dir?.evaluated) },
+    checks: await checksFigures(store, ws, u),
+    listing: {
+      added: sum(addedRows),
+      added_by_tier: tally(SERVICE_TIERS, addedRows),
+      delisted: int(events?.delisted),
+      relisted: int(events?.relisted),
+    },
+    interval_changes: { total: sum(intervalRows), by_new_interval: tally(INTERVAL_NAMES_REPORT, intervalRows) },
+    payment_terms: await termsFigures(store, ws, u),
+    documentation: { changes: int(docs?.changes), needs_review: int(docs?.needs_review), services: int(docs?.services) },
+    outcome_reports: {
+      note: OUTCOME_REPORTS_NOTE,
+      received: sum(outcomeRows),
+      by_outcome: tally(OUTCOME_VALUES, outcomeRows),
+      by_moderation: Object.fromEntries(moderationRows.map((r) => [String(r.k), int(r.n)])),
+    },
+    feedback: { received: sum(feedbackRows), by_kind: tally(FEEDBACK_KINDS, feedbackRows) },
+    notes: REPORT_NOTES,
+  };
+  return ReportBodySchema.parse(body);
+}

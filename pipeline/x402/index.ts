@@ -1,0 +1,3 @@
+export * from './networks.ts';
+export * from './payment-request.ts';
+export * from './terms.ts';

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { keyedHash } from '../core/secret.ts';
+import { usdPrice } from './networks.ts';
+import type { RawOffer } from './payment-request.ts';
+
+/**
+ * Normalized payment terms of one valid request (DESIGN.md "Payment-term change"): offers with CAIP-2
+ * networks, EVM assets and payTo lower-cased, payTo replaced by a salted hash (addresses are never
+ * stored), sorted, hashed. Equal `termsHash` = unchanged terms. Pure given the secret.
+ */
+export interface NormalizedOffer {
+  scheme: string;
+  network: string;
+  asset: string;
+  amount: string;
+  pay_to_hash: string;
+  max_timeout_seconds: number;
+}
+
+export interface Terms {
+  version: number;
+  offers: NormalizedOffer[];
+  termsHash: string;
+  networks: string[];
+  schemes: string[];
+  assets: string[];
+  payToHashes: string[];
+  amounts: string[];
+  timeouts: number[];
+  minPriceUsd: number | null;
+}
+
+const isEvm = (caip2: string) => caip2.startsWith('eip155:');
+
+/** HMAC is the costliest step per offer and payTo addresses repeat across endpoints: memoize (bounded). */
+const payToCache = new Map<string, string>();
+function payToHash(secret: string, address: string): string {
+  const key = `${secret}\u0000${address}`;
+  let h = payToCache.get(key);
+  if (h === undefined) {
+    h = keyedHash(secret, 'pay_to', address);
+    if (payToCache.size >= 10_000) payToCache.clear();
+    payToCache.set(key, h);
+  }
+  return h;
+}
+const uniqSorted = <T>(xs: T[], cmp?: (a: T, b: T) => number) => [...new Set(xs)].sort(cmp);
+
+export function normalizeTerms(version: number, raw: readonly RawOffer[], secret: string): Terms {
+  const offers = raw
+    .map((o): NormalizedOffer => {
+      const evm = isEvm(o.caip2);
+      return {
+        scheme: o.scheme,
+        network: o.caip2,
+        asset: evm ? o.asset.toLowerCase() : o.asset,
+        amount: o.amount,
+        pay_to_hash: payToHash(secret, evm ? o.payTo.toLowerCase() : o.payTo),
+        max_timeout_seconds: Math.min(2_147_483_647, Math.max(0, Math.floor(o.maxTimeoutSeconds))),
+      };
+    })
+    .map((o) => ({ o, k: JSON.stringify(o) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map((x) => x.o);
+  const canonical = JSON.stringify({ version, offers });
+  const prices = raw.map((o) => usdPrice(o.caip2, o.asset, o.amount)).filter((p): p is number => p !== null);
+  return {
+    version,
+    offers,
+    termsHash: createHash('sha256').update(canonical).digest('hex'),
+    networks: uniqSorted(offers.map((o) => o.network)),
+    schemes: uniqSorted(offers.map((o) => o.scheme)),
+    assets: uniqSorted(offers.map((o) => `${o.network}|${o.asset}`)),
+    payToHashes: uniqSorted(offers.map((o) => o.pay_to_hash)),
+    amounts: uniqSorted(offers.map((o) => `${o.scheme}|${o.network}|${o.asset}=${o.amount}`)),
+    timeouts: uniqSorted(offers.map((o) => o.max_timeout_seconds), (a, b) => a - b),
+    minPriceUsd: prices.length ? Math.min(...prices) : null,
+  };
+}

@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { clientAddress } from './auth/address.ts';
+import { hashKey, keyFromHeaders } from './auth/keys.ts';
+import type { AppDeps } from './deps.ts';
+import { apiStatus } from './middleware/api-status.ts';
+import { notFound, onError } from './middleware/errors.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { mountApi } from './routes/api.ts';
+import { mountMeta } from './routes/meta.ts';
+
+/** Headers a browser script may read on a cross-origin read. */
+const EXPOSED = ['X-API-Status', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Deprecation', 'Sunset'];
+
+/**
+ * The HTTP app (CONTRACTS.md "Server"). Order matters:
+ * 1. X-API-Status on everything (wraps errors and 404s too);
+ * 2. CORS for reads only (GET/HEAD and their preflight) — writes stay same-origin;
+ * 3. rate limits (not on /healthz, so health checks never get 429);
+ * 4. the API, /healthz, /openapi.json, then the mounted MCP endpoint and HTML pages;
+ * 5. one error mapping (onError) and a JSON 404 (notFound).
+ */
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.use('*', apiStatus());
+  app.on(['GET', 'HEAD', 'OPTIONS'], ['/api/*', '/healthz', '/openapi.json'], cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['Authorization', 'X-API-Key'], exposeHeaders: EXPOSED, maxAge: 600 }));
+
+  const limits = deps.config.serve.rateLimits;
+  const trustProxy = deps.config.serve.trustProxy;
+  const limiter = rateLimit({
+    clock: deps.clock,
+    enabled: limits.enabled,
+    anonymousPerMinute: limits.anonymousPerMinute,
+    keyedPerMinute: limits.keyedPerMinute,
+    identify: (c) => {
+      const key = keyFromHeaders((n) => c.req.header(n));
+      const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
+      return keyId ? { id: keyId, keyed: true } : { id: clientAddress(c, trustProxy), keyed: false };
+    },
+  });
+  app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : limiter(c, next)));
+
+  mountApi(app, deps);
+  mountMeta(app, deps);
+  for (const mount of deps.mounts) mount(app, deps);
+
+  app.onError(onError(deps.log));
+  app.notFound(notFound());
+  return app;
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { Hono } from 'hono';
+import type { Clock } from '../pipeline/core/clock.ts';
+import type { Config } from '../pipeline/core/config.ts';
+import type { Logger } from '../pipeline/core/log.ts';
+import type { ServiceList } from '../site/contract/service-list.ts';
+import { WriteStore } from './inbox/write-store.ts';
+import { ResultCache } from './search/cache.ts';
+import { DetailCache } from './site/details.ts';
+import { createSiteHolder, type SiteHolder } from './site/holder.ts';
+
+/** Something that adds routes to the app (the MCP endpoint, the HTML pages). */
+export type Mount = (app: Hono, deps: AppDeps) => void;
+
+/**
+ * Everything the server's routes and operations need, injected (CONTRACTS.md "Server"): the clock
+ * (every time rule reads it), the config (`serve.*`), the installation secret (address hashes,
+ * referral ids), the loaded published tree and the write store. Tests build it over a temp folder.
+ */
+export interface AppDeps {
+  clock: Clock;
+  config: Config;
+  secret: string;
+  log: Logger;
+  site: SiteHolder;
+  writes: WriteStore;
+  /** Search results per (generation, normalized query), up to 5 minutes (spec 2.1 rule 1). */
+  searchCache: ResultCache<ServiceList>;
+  details: DetailCache;
+  /** Randomness for key values and ids (injectable for tests). */
+  random: (n: number) => Buffer;
+  /** Extra route groups mounted after the API (MCP, pages). */
+  mounts: Mount[];
+  /** Builds the OpenAPI document from the contract; absent → the published `openapi.json`. */
+  openapi?: (() => unknown) | undefined;
+}
+
+export interface CreateDepsOptions {
+  clock: Clock;
+  config: Config;
+  secret: string;
+  log: Logger;
+  /** Published tree root (holds `current`). */
+  siteDir: string;
+  /** `<data>/inbox`. */
+  inboxDir: string;
+  /** This replica's log suffix (`<kind>-<replica>.jsonl`). */
+  replicaId: string;
+  mounts?: Mount[];
+  openapi?: () => unknown;
+  random?: (n: number) => Buffer;
+}
+
+/**
+ * Load the current generation (if any) and rebuild the write indexes from the inbox logs.
+ * Does not start watching: call `deps.site.watch()` for a long-running server, and
+ * `closeDeps(deps)` when done.
+ */
+export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
+  const site = createSiteHolder({ siteDir: opts.siteDir, clock: opts.clock, log: opts.log });
+  await site.reload();
+  // At most 1,000 keys (a result may also sit under its raw query string): tens of megabytes.
+  const searchCache = new ResultCache<ServiceList>(5 * 60_000, 1000);
+  // Entries are keyed by generation too; clearing on swap just frees the memory early.
+  site.onSwap(() => searchCache.clear());
+  return {
+    clock: opts.clock,
+    config: opts.config,
+    secret: opts.secret,
+    log: opts.log,
+    site,
+    writes: WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock()),
+    searchCache,
+    details: new DetailCache(),
+    random: opts.random ?? randomBytes,
+    mounts: opts.mounts ?? [],
+    openapi: opts.openapi,
+  };
+}
+
+export async function closeDeps(deps: AppDeps): Promise<void> {
+  deps.site.close();
+  await deps.writes.close();
+}

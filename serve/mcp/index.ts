@@ -1,0 +1,6 @@
+export * from './mount.ts';
+export * from './server.ts';
+export * from './tools.ts';
+export * from './untrusted.ts';
+export * from './result.ts';
+export * from './input-schemas.ts';

@@ -1,0 +1,11 @@
+import type { MiddlewareHandler } from 'hono';
+
+/**
+ * Spec 1 / 9.3: every response carries `X-API-Status: preview`, including errors, 404s and the
+ * MCP and HTML routes. Registered first, so it wraps everything (onError and notFound included).
+ */
+export const apiStatus = (): MiddlewareHandler =>
+  async function apiStatus(c, next) {
+    await next();
+    c.res.headers.set('X-API-Status', 'preview');
+  };

@@ -1,0 +1,43 @@
+import type { KeyRecord } from '../../pipeline/inbox/records.ts';
+import { KeyRequestSchema } from '../../site/contract/requests.ts';
+import type { KeyCreated } from '../../site/contract/writes.ts';
+import { addressHash } from '../auth/address.ts';
+import { hashKey, newKey } from '../auth/keys.ts';
+import type { AppDeps } from '../deps.ts';
+import { parseBody } from './body.ts';
+import { keyLimits, takeDaily } from './limits.ts';
+
+/**
+ * POST /api/v1/keys (spec 2.5, 5.5): open; optional body {label, contact}. The key value is in
+ * this answer only; the log and the database keep its sha256. At most 3 new keys per address per
+ * UTC day (429 beyond). The record is fsynced before this resolves.
+ */
+export async function createKey(deps: AppDeps, body: unknown, address: string): Promise<KeyCreated> {
+  const req = parseBody(KeyRequestSchema, body ?? {}, 'key request');
+  const who = addressHash(deps.secret, address);
+  const release = takeDaily(deps, deps.writes.keysPerAddress, who, deps.config.serve.rateLimits.keysPerAddressPerDay, 'new keys');
+  const now = deps.clock();
+  const { key, keyId } = newKey(deps.random);
+  const rec: KeyRecord = {
+    key_id: keyId,
+    key_hash: hashKey(key),
+    label: req.label ?? null,
+    contact: req.contact ?? null,
+    created_at: now.toISOString(),
+    address_hash: who,
+  };
+  try {
+    await deps.writes.addKey(rec);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  return {
+    api_status: 'preview',
+    key,
+    key_id: keyId,
+    created_at: rec.created_at,
+    limits: keyLimits(deps),
+    note: 'This is the only time the key is shown; Atlas stores only its hash. Send it as Authorization: Bearer <key> or X-API-Key: <key>.',
+  };
+}

@@ -1,0 +1,32 @@
+import { HOUR_MS } from '../../pipeline/core/clock.ts';
+import type { Health } from '../../site/contract/health.ts';
+import type { RunRecord } from '../../site/contract/runs.ts';
+import type { AppDeps } from '../deps.ts';
+
+/**
+ * GET /healthz: service health and the latest monitoring run. The published `healthz.json` carries
+ * the runs; `status` is recomputed against the server's clock: `no_data` before any monitoring run
+ * (or before the first publish), `degraded` when the latest run failed or started more than two
+ * hours ago, else `ok`. Always 200: the answer is itself the health report.
+ */
+export async function getHealth(deps: AppDeps): Promise<Health> {
+  const now = deps.clock();
+  const site = deps.site.peek();
+  const published = site?.resources.healthz ?? null;
+  const latest = (published?.latest_monitoring_run as RunRecord | null | undefined) ?? null;
+  const runs = (published?.latest_runs as RunRecord[] | undefined) ?? [];
+  let status: Health['status'] = 'no_data';
+  if (latest) {
+    const stale = now.getTime() - Date.parse(latest.started_at) > 2 * HOUR_MS;
+    status = latest.status === 'failed' || stale ? 'degraded' : 'ok';
+  }
+  return {
+    api_status: 'preview',
+    status,
+    generation: site?.generation ?? null,
+    generated_at: site?.generatedAt ?? now.toISOString(),
+    served_at: now.toISOString(),
+    latest_monitoring_run: latest,
+    latest_runs: runs,
+  };
+}

@@ -1,0 +1,69 @@
+import type { Context, Hono } from 'hono';
+import { clientAddress } from '../auth/address.ts';
+import { keyFromHeaders } from '../auth/keys.ts';
+import type { AppDeps } from '../deps.ts';
+import { bodyCap, readJson } from '../middleware/json-body.ts';
+import {
+  createKey,
+  getFields,
+  getReport,
+  getRoadmap,
+  getService,
+  getStats,
+  getStatus,
+  listChanges,
+  listReports,
+  reportOutcome,
+  searchServicesEntry,
+  sendFeedback,
+} from '../operations/index.ts';
+import { deprecationHeaders, scheduleTierServed } from '../search/deprecation.ts';
+
+const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+
+/** Hono's `queries()` (every value per name), so repeated parameters can be rejected. */
+const rawQuery = (c: Context): Record<string, string[]> => c.req.queries() ?? {};
+const requestKey = (c: Context): string | null => keyFromHeaders((n) => c.req.header(n));
+
+/**
+ * The HTTP routes of spec section 4, each a thin adapter over one operation (serve/operations):
+ * parse the request, call, send. Errors are thrown and mapped once by the app's onError.
+ */
+export function mountApi(app: Hono, deps: AppDeps): void {
+  const cap = bodyCap(deps.config.serve.bodyLimitBytes);
+  const trustProxy = deps.config.serve.trustProxy;
+
+  app.get('/api/v1/services', (c) => {
+    const url = c.req.url;
+    const qi = url.indexOf('?');
+    const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
+    entry.json ??= JSON.stringify(entry.value);
+    const carriesTier = entry.value.items.length > 0 && scheduleTierServed(deps.clock());
+    return c.body(entry.json, 200, carriesTier ? { ...JSON_TYPE, ...deprecationHeaders() } : JSON_TYPE);
+  });
+
+  app.get('/api/v1/services/:id', async (c) => {
+    const body = await getService(deps, c.req.param('id'), requestKey(c));
+    return c.json(body, 200, scheduleTierServed(deps.clock()) ? deprecationHeaders() : {});
+  });
+
+  app.get('/api/v1/stats', async (c) => c.json(await getStats(deps)));
+  app.get('/api/v1/status', async (c) => c.json(await getStatus(deps)));
+  app.get('/api/v1/roadmap', async (c) => c.json(await getRoadmap(deps)));
+  app.get('/api/v1/fields', async (c) => c.json(await getFields(deps)));
+  app.get('/api/v1/reports', async (c) => c.json(await listReports(deps)));
+  app.get('/api/v1/reports/:id', async (c) => c.json(await getReport(deps, c.req.param('id'))));
+  app.get('/api/v1/changes', async (c) => c.json(await listChanges(deps, rawQuery(c))));
+
+  app.post('/api/v1/keys', cap, async (c) => c.json(await createKey(deps, await readJson(c), clientAddress(c, trustProxy)), 201));
+
+  app.post('/api/v1/outcomes', cap, async (c) => {
+    // The key is checked before the body is read: 401 wins over 400 (spec 5.3).
+    const key = requestKey(c);
+    const body = key === null ? undefined : await readJson(c);
+    const r = await reportOutcome(deps, body, key);
+    return c.json(r.body, r.status);
+  });
+
+  app.post('/api/v1/feedback', cap, async (c) => c.json(await sendFeedback(deps, await readJson(c), clientAddress(c, trustProxy)), 201));
+}

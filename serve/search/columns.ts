@@ -1,0 +1,106 @@
+import type { IndexRecord } from '../../site/contract/index-record.ts';
+import type { SearchRow } from './row.ts';
+
+/**
+ * The search fields of every row as flat typed arrays indexed by row position (column layout).
+ * A search scans these sequentially: 100k rows × a few filters touch a few hundred kilobytes
+ * instead of chasing 100k objects across the heap (which made a filtered search memory-bound).
+ * Nulls: NaN in float columns, -1 in tri-state columns.
+ */
+export interface Columns {
+  n: number;
+  tier: Uint8Array; // 0 reviewed, 1 discovered
+  type: Uint8Array; // index in TYPES
+  mainnet: Int8Array; // -1 null, 0 false, 1 true
+  latestPassed: Int8Array;
+  templated: Uint8Array;
+  listed: Int8Array;
+  criteriaExceptFresh: Uint8Array;
+  passRate: Float64Array;
+  checks30d: Float64Array;
+  monitoringDays: Float64Array;
+  payers: Float64Array;
+  price: Float64Array;
+  termsChanges90d: Float64Array;
+  /** Latest check time in ms (NaN: never checked) and twice the interval in ms: fresh iff now - last <= 2 intervals. */
+  lastCheckMs: Float64Array;
+  twoIntervalsMs: Float64Array;
+  /** Host as a small integer (group=provider) and the distinct hosts. */
+  hostId: Int32Array;
+  hosts: string[];
+  /**
+   * Every row's lower-cased haystack (`name host url operator`) joined with NUL separators, and
+   * where each row's part starts (n + 1 entries). `q` words are found with native `indexOf` over
+   * this one string instead of 100k separate substring searches.
+   */
+  haystack: string;
+  hayStart: Int32Array;
+}
+
+export const TIERS = ['reviewed', 'discovered'] as const;
+export const TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
+
+const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
+const num = (v: number | null): number => (v === null ? NaN : v);
+
+/** `records[i]` is the published record `rows[i]` was compiled from (for the search haystack). */
+export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[]): Columns {
+  const n = rows.length;
+  const c: Columns = {
+    n,
+    tier: new Uint8Array(n),
+    type: new Uint8Array(n),
+    mainnet: new Int8Array(n),
+    latestPassed: new Int8Array(n),
+    templated: new Uint8Array(n),
+    listed: new Int8Array(n),
+    criteriaExceptFresh: new Uint8Array(n),
+    passRate: new Float64Array(n),
+    checks30d: new Float64Array(n),
+    monitoringDays: new Float64Array(n),
+    payers: new Float64Array(n),
+    price: new Float64Array(n),
+    termsChanges90d: new Float64Array(n),
+    lastCheckMs: new Float64Array(n),
+    twoIntervalsMs: new Float64Array(n),
+    hostId: new Int32Array(n),
+    hosts: [],
+    haystack: '',
+    hayStart: new Int32Array(n + 1),
+  };
+  const parts: string[] = new Array(n);
+  let offset = 0;
+  const hostIds = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    c.tier[i] = r.tier === 'reviewed' ? 0 : 1;
+    c.type[i] = Math.max(0, TYPES.indexOf(r.type as (typeof TYPES)[number]));
+    c.mainnet[i] = tri(r.mainnet);
+    c.latestPassed[i] = tri(r.latestPassed);
+    c.templated[i] = r.templated ? 1 : 0;
+    c.listed[i] = tri(r.listed);
+    c.criteriaExceptFresh[i] = r.criteriaExceptFresh ? 1 : 0;
+    c.passRate[i] = num(r.passRate);
+    c.checks30d[i] = r.checks30d;
+    c.monitoringDays[i] = r.monitoringDays;
+    c.payers[i] = num(r.payers);
+    c.price[i] = num(r.price);
+    c.termsChanges90d[i] = num(r.termsChanges90d);
+    c.lastCheckMs[i] = num(r.lastCheckMs);
+    c.twoIntervalsMs[i] = 2 * r.intervalHours * 3_600_000;
+    let h = hostIds.get(r.host);
+    if (h === undefined) {
+      h = c.hosts.length;
+      hostIds.set(r.host, h);
+      c.hosts.push(r.host);
+    }
+    c.hostId[i] = h;
+    const hay = records[i]!.search.haystack.toLowerCase().replace(/\u0000/g, ' ');
+    parts[i] = hay;
+    c.hayStart[i] = offset;
+    offset += hay.length + 1;
+  }
+  c.hayStart[n] = offset;
+  c.haystack = parts.join('\u0000') + '\u0000';
+  return c;
+}

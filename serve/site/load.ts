@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { AtlasError } from '../../pipeline/core/errors.ts';
+import { IndexRecord } from '../../site/contract/index-record.ts';
+import { Manifest } from '../../site/contract/manifest.ts';
+import { buildColumns } from '../search/columns.ts';
+import { presort } from '../search/order.ts';
+import { compileRow, type SearchRow } from '../search/row.ts';
+import type { SiteResources, SiteState } from './state.ts';
+
+/** `<site>/current` → the generation folder it points at (real path), or null when not published yet. */
+export function resolveCurrent(siteDir: string): string | null {
+  const pointer = join(siteDir, 'current');
+  try {
+    return realpathSync(pointer);
+  } catch {
+    return null;
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(path, 'utf8'));
+}
+
+async function optionalObject(path: string): Promise<Record<string, unknown> | null> {
+  if (!existsSync(path)) return null;
+  const v = await readJson(path);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new AtlasError('invalid_input', `${path}: not a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+/**
+ * Validate the index records with the contract schema: all of them up to FULL_CHECK records, else
+ * the first FULL_CHECK and every SAMPLE_STEP-th (publish validates every record when it writes;
+ * validating 100k nested objects here would cost seconds of start time and a second copy in memory).
+ */
+const FULL_CHECK = 1000;
+const SAMPLE_STEP = 97;
+
+function validateRecords(data: unknown, where: string): IndexRecord[] {
+  if (!Array.isArray(data)) throw new AtlasError('invalid_input', `${where}: not an array`);
+  for (let i = 0; i < data.length; i += i < FULL_CHECK ? 1 : SAMPLE_STEP) {
+    const r = IndexRecord.safeParse(data[i]);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new AtlasError('invalid_input', `${where}[${i}]: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
+    }
+  }
+  return data as IndexRecord[];
+}
+
+/**
+ * Load one generation fully (manifest, every index record, the small resources and the reports),
+ * compile the search rows and presort them. Single-service detail files stay on disk in the
+ * (immutable) generation folder and are read on demand (see details.ts): 100k detail objects would
+ * not fit the memory budget, and publish keeps the last generations around.
+ * Throws when the generation is incomplete or malformed; the caller keeps the old one.
+ */
+export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteState> {
+  const manifestPath = join(dir, 'manifest.json');
+  if (!existsSync(manifestPath)) throw new AtlasError('invalid_input', `${dir}: no manifest.json (incomplete generation)`);
+  const manifest = Manifest.safeParse(await readJson(manifestPath));
+  if (!manifest.success) throw new AtlasError('invalid_input', `${manifestPath}: ${manifest.error.issues[0]?.message ?? 'invalid'}`);
+
+  const records = validateRecords(await readJson(join(dir, 'index', 'summaries.json')), `${dir}/index/summaries.json`);
+  const rows: SearchRow[] = records.map(compileRow);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const columns = buildColumns(rows, records);
+
+  const api = join(dir, 'api', 'v1');
+  const resources: SiteResources = {
+    stats: await optionalObject(join(api, 'stats.json')),
+    status: await optionalObject(join(api, 'status.json')),
+    roadmap: await optionalObject(join(api, 'roadmap.json')),
+    fields: await optionalObject(join(api, 'fields.json')),
+    changes: await optionalObject(join(api, 'changes.json')),
+    reportsIndex: await optionalObject(join(api, 'reports', 'index.json')),
+    healthz: await optionalObject(join(dir, 'healthz.json')),
+    openapi: await optionalObject(join(dir, 'openapi.json')),
+  };
+
+  const reports = new Map<string, Record<string, unknown>>();
+  const reportsDir = join(api, 'reports');
+  if (existsSync(reportsDir)) {
+    for (const f of readdirSync(reportsDir)) {
+      const m = /^(current|\d{4}-\d{2}-\d{2})\.json$/.exec(f);
+      if (!m) continue;
+      const body = await optionalObject(join(reportsDir, f));
+      if (body) reports.set(m[1]!, body);
+    }
+  }
+
+  return {
+    dir,
+    generation: manifest.data.generation || basename(dir),
+    generatedAt: manifest.data.generated_at,
+    manifest: manifest.data as unknown as Record<string, unknown>,
+    rows,
+    byId,
+    columns,
+    orders: presort(rows, columns),
+    resources,
+    reports,
+    loadedAt: loadedAt.toISOString(),
+  };
+}

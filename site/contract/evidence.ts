@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { CheckIntervalName, DateTime, Freshness, PassRule } from './common.ts';
+
+/** evidence.last_check (spec 2.3 leaves its members open; these are ours). */
+export const LastCheck = z.strictObject({
+  checked_at: DateTime,
+  operation: z.string(),
+  status: z.number().int().nullable(),
+  passed: z.boolean(),
+  reason: z.string(),
+  latency_ms: z.number().nonnegative().nullable(),
+  rule: PassRule,
+});
+export type LastCheck = z.infer<typeof LastCheck>;
+
+/** Spec 2.3. `schedule_tier` is optional: it is dropped after 2027-01-17 (spec 9.5). */
+export const Evidence = z.strictObject({
+  operations: z.number().int().nonnegative(),
+  check_interval_hours: z.number().positive(),
+  check_interval: CheckIntervalName,
+  check_interval_rule: z.string(),
+  schedule_tier: CheckIntervalName.optional(),
+  monitoring_since: DateTime,
+  monitoring_days: z.number().nonnegative(),
+  limited_evidence: z.boolean(),
+  checks_30d: z.number().int().nonnegative(),
+  passed_30d: z.number().int().nonnegative(),
+  missed_30d: z.number().int().nonnegative(),
+  pass_rate: z.number().min(0).max(1).nullable(),
+  freshness: Freshness,
+  last_check: LastCheck.nullable(),
+});
+export type Evidence = z.infer<typeof Evidence>;

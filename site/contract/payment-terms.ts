@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { DateTime, TermsChangeKind } from './common.ts';
+
+/** Spec 2.4: summary of observed x402 payment terms (discovered services; null otherwise). */
+export const PaymentTerms = z.strictObject({
+  current_since: DateTime,
+  changes_30d: z.number().int().nonnegative(),
+  changes_90d: z.number().int().nonnegative(),
+  pay_to_changes_90d: z.number().int().nonnegative(),
+  last_change_at: DateTime.nullable(),
+  last_change_kinds: z.array(TermsChangeKind),
+  window_start: DateTime,
+  limited: z.boolean(),
+});
+export type PaymentTerms = z.infer<typeof PaymentTerms>;
+
+/** One detected change of terms (history in the single-service object; from `terms_changes`). */
+export const TermsChange = z.strictObject({
+  changed_at: DateTime,
+  kinds: z.array(TermsChangeKind),
+});
+export type TermsChange = z.infer<typeof TermsChange>;
+
+/** One offer of the latest valid payment request. Receiving addresses are never published. */
+export const TermsOffer = z.strictObject({
+  scheme: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  max_timeout_seconds: z.number().int().nullable(),
+});
+export type TermsOffer = z.infer<typeof TermsOffer>;
+
+/** The latest valid payment request observed (single-service object). */
+export const CurrentTerms = z.strictObject({
+  observed_at: DateTime,
+  x402_version: z.number().int(),
+  networks: z.array(z.string()),
+  offers: z.array(TermsOffer),
+  min_price_usd: z.number().nonnegative().nullable(),
+});
+export type CurrentTerms = z.infer<typeof CurrentTerms>;

@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/**
+ * Request bodies and query parameters of the public API (spec 2.5, 4.1, 4.2, 8), with every bound.
+ *
+ * Two views of the same parameters:
+ * - `*_PARAMS` tables: name, type, bounds and meaning — the single source for the OpenAPI parameter
+ *   list and the field dictionary (plain data, no transforms, so JSON Schema generation is trivial).
+ * - `*QuerySchema`: zod schemas that parse the raw query strings of an HTTP request (or the plain
+ *   values an MCP tool receives, after `String()`) into typed values. Built from the tables, so the
+ *   two cannot drift.
+ *
+ * Query conventions (our published choices where the spec is silent):
+ * - An empty value (`?tier=`) is the same as an absent parameter (HTML forms send empty fields).
+ * - Booleans are `true`/`false` (also `1`/`0`); integers are decimal digits only; numbers are plain
+ *   decimals (no exponent, hex, NaN or Infinity).
+ * - Unknown parameters and repeated parameters are rejected (400 naming the parameter), so a typo
+ *   never silently widens a search.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Shared patterns and limits (spec 8)
+
+export const SERVICE_ID_PATTERN = /^(svc|cand)_[A-Za-z0-9_-]+$/;
+export const REPORT_ID_PATTERN = /^(current|[0-9]{4}-[0-9]{2}-[0-9]{2})$/;
+export const TAG_PATTERN = /^[a-z0-9-]{1,32}$/;
+/** Longest service id we accept on input (ids are `svc_<slug>` or `cand_` + 20 hex chars). */
+export const SERVICE_ID_MAX = 200;
+
+export const REQUEST_LIMITS = {
+  q: 100,
+  limitMin: 1,
+  limitMax: 100,
+  limitDefault: 50,
+  offsetDefault: 0,
+  daysMin: 1,
+  daysMax: 90,
+  daysDefault: 7,
+  keyLabel: 80,
+  keyContact: 200,
+  feedbackNote: 500,
+  feedbackAbout: 120,
+  feedbackContact: 200,
+  outcomeOperation: 120,
+  outcomeTaskCategory: 60,
+  outcomeIdempotencyKey: 100,
+} as const;
+
+export const TIERS = ['reviewed', 'discovered'] as const;
+export const SERVICE_TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
+export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;
+export const SCOPES = ['directory', 'index'] as const;
+export const GROUPS = ['provider'] as const;
+export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
+export const FAILURE_KINDS = ['no_response', 'payment_failed', 'bad_output', 'wrong_price', 'auth_required', 'rate_limited', 'other'] as const;
+export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Parameter tables
+
+export type ParamSpec =
+  | { name: string; type: 'string'; description: string; maxLength?: number; pattern?: string; enum?: readonly string[]; default?: string }
+  | { name: string; type: 'boolean'; description: string }
+  | { name: string; type: 'integer'; description: string; minimum: number; maximum?: number; default?: number }
+  | { name: string; type: 'number'; description: string; minimum: number; maximum?: number };
+
+/** Spec 4.1 — GET /api/v1/services, all optional. */
+export const SERVICES_QUERY_PARAMS = [
+  { name: 'q', type: 'string', maxLength: REQUEST_LIMITS.q, description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)' },
+  { name: 'tier', type: 'string', enum: TIERS, description: 'filter by origin' },
+  { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
+  { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
+  { name: 'network', type: 'string', maxLength: 100, description: 'payment network, substring match (case-insensitive)' },
+  { name: 'mainnet', type: 'boolean', description: 'true: only services offering a mainnet network; false: only services offering test networks only' },
+  { name: 'passing', type: 'boolean', description: 'whether the latest check of the primary operation passed' },
+  { name: 'templated', type: 'boolean', description: 'whether the registry URL is a template with placeholders' },
+  { name: 'min_pass_rate', type: 'number', minimum: 0, maximum: 1, description: 'minimum share of checks passed in the 30-day window' },
+  { name: 'min_checks', type: 'integer', minimum: 0, description: 'minimum checks in the 30-day window' },
+  { name: 'min_days', type: 'integer', minimum: 0, description: 'minimum days of monitoring history' },
+  { name: 'min_payers', type: 'integer', minimum: 0, description: 'minimum unique payers in 30 days, as reported by the registry' },
+  { name: 'tag', type: 'string', pattern: TAG_PATTERN.source, description: 'purpose tag' },
+  { name: 'max_price_usd', type: 'number', minimum: 0, description: 'maximum price per call in US dollars where known (services without a known price are excluded)' },
+  { name: 'max_terms_changes_90d', type: 'integer', minimum: 0, description: 'only services whose observed x402 payment terms changed at most this many times in 90 days (0 = unchanged)' },
+  { name: 'listed', type: 'boolean', description: 'discovered services still listed by their registry (true) or no longer listed (false)' },
+  { name: 'group', type: 'string', enum: GROUPS, description: 'collapse endpoints to one row per provider host' },
+  { name: 'sort', type: 'string', enum: SORTS, default: 'evidence', description: 'sort order' },
+  { name: 'limit', type: 'integer', minimum: REQUEST_LIMITS.limitMin, maximum: REQUEST_LIMITS.limitMax, default: REQUEST_LIMITS.limitDefault, description: 'page size' },
+  { name: 'offset', type: 'integer', minimum: 0, default: REQUEST_LIMITS.offsetDefault, description: 'offset into the result set' },
+  { name: 'scope', type: 'string', enum: SCOPES, default: 'directory', description: 'directory shows only services meeting the listing criteria; index searches everything tracked' },
+  { name: 'provider', type: 'string', maxLength: 253, description: 'provider host filter (the host or any subdomain of it); echoed in the query member' },
+] as const satisfies readonly ParamSpec[];
+
+/** Spec 4.2 — GET /api/v1/changes, all optional. */
+export const CHANGES_QUERY_PARAMS = [
+  { name: 'days', type: 'integer', minimum: REQUEST_LIMITS.daysMin, maximum: REQUEST_LIMITS.daysMax, default: REQUEST_LIMITS.daysDefault, description: 'look-back window in days' },
+  { name: 'service_id', type: 'string', maxLength: SERVICE_ID_MAX, pattern: SERVICE_ID_PATTERN.source, description: 'limit to one reviewed service' },
+  { name: 'needs_review', type: 'boolean', description: 'only changes whose listing may need updating' },
+] as const satisfies readonly ParamSpec[];
+
+// ---------------------------------------------------------------------------------------------
+// From a table to a zod schema over raw strings
+
+const INT_RE = /^\d{1,15}$/;
+const NUM_RE = /^\d{1,15}(\.\d{1,15})?$|^\.\d{1,15}$/;
+const BOOL: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+function fieldSchema(p: ParamSpec): z.ZodType<unknown, string> {
+  switch (p.type) {
+    case 'string': {
+      let s = z.string();
+      if (p.maxLength !== undefined) s = s.max(p.maxLength, `at most ${p.maxLength} characters`);
+      if (p.pattern !== undefined) s = s.regex(new RegExp(p.pattern), `must match ${p.pattern}`);
+      if (p.enum) {
+        const values = p.enum;
+        return s.refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
+      }
+      return s;
+    }
+    case 'boolean':
+      return z
+        .string()
+        .refine((v) => v in BOOL, 'must be true or false')
+        .transform((v) => BOOL[v]!);
+    case 'integer': {
+      const range = p.maximum === undefined ? `>= ${p.minimum}` : `between ${p.minimum} and ${p.maximum}`;
+      return z
+        .string()
+        .refine((v) => INT_RE.test(v), `must be a whole number ${range}`)
+        .transform(Number)
+        .refine((n) => n >= p.minimum && (p.maximum === undefined || n <= p.maximum), `must be ${range}`);
+    }
+    case 'number': {
+      const range = p.maximum === undefined ? `>= ${p.minimum}` : `between ${p.minimum} and ${p.maximum}`;
+      return z
+        .string()
+        .refine((v) => NUM_RE.test(v), `must be a decimal number ${range}`)
+        .transform(Number)
+        .refine((n) => Number.isFinite(n) && n >= p.minimum && (p.maximum === undefined || n <= p.maximum), `must be ${range}`);
+    }
+  }
+}
+
+type ParsedValue<P extends ParamSpec> = P extends { type: 'boolean' }
+  ? boolean
+  : P extends { type: 'integer' | 'number' }
+    ? number
+    : P extends { enum: readonly (infer E)[] }
+      ? E
+      : string;
+
+type ParsedQuery<T extends readonly ParamSpec[]> = {
+  [P in T[number] as P['name']]?: ParsedValue<P>;
+};
+
+/**
+ * A strict object schema over `Record<string, string>` (one value per name, empty values already
+ * dropped by `normalizeRawQuery`). Unknown names fail with "unknown parameter".
+ */
+function querySchema<T extends readonly ParamSpec[]>(params: T) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of params) shape[p.name] = fieldSchema(p).optional();
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown parameter` : undefined) }) as unknown as z.ZodType<
+    ParsedQuery<T>,
+    Record<string, string>
+  >;
+}
+
+export const ServicesQuerySchema = querySchema(SERVICES_QUERY_PARAMS);
+export type ServicesQueryInput = z.infer<typeof ServicesQuerySchema>;
+
+export const ChangesQuerySchema = querySchema(CHANGES_QUERY_PARAMS);
+export type ChangesQueryInput = z.infer<typeof ChangesQuerySchema>;
+
+/**
+ * Raw query → one string per name. Accepts what Hono's `c.req.queries()` gives (arrays), plain
+ * strings, or the numbers/booleans of an MCP tool call. Returns the first problem found as
+ * `{ param, message }` instead of throwing, so callers choose the error type.
+ */
+export function normalizeRawQuery(raw: Record<string, unknown>): { ok: true; value: Record<string, string> } | { ok: false; param: string; message: string } {
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(raw)) {
+    let value: unknown = v;
+    if (Array.isArray(v)) {
+      const nonEmpty = v.filter((x) => x !== '' && x !== undefined && x !== null);
+      if (nonEmpty.length > 1) return { ok: false, param: name, message: `parameter ${name} is given more than once` };
+      value = nonEmpty[0];
+    }
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
+    if (typeof value !== 'string') return { ok: false, param: name, message: `parameter ${name} must be a single value` };
+    out[name] = value;
+  }
+  return { ok: true, value: out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies (spec 2.5; unknown members are rejected so a misspelt field is never dropped)
+
+/** Date-time with an explicit offset (RFC 3339). */
+const DateTime = z.iso.datetime({ offset: true });
+
+export const KeyRequestSchema = z.strictObject({
+  label: z.string().max(REQUEST_LIMITS.keyLabel).optional(),
+  contact: z.string().max(REQUEST_LIMITS.keyContact).optional(),
+});
+export type KeyRequest = z.infer<typeof KeyRequestSchema>;
+
+export const OutcomeReportSchema = z.strictObject({
+  outcome: z.enum(OUTCOMES),
+  idempotency_key: z.string().min(1).max(REQUEST_LIMITS.outcomeIdempotencyKey),
+  /** Obtained from the single-service read with a key; valid 7 days. */
+  referral_id: z.string().min(1).max(512).optional(),
+  /** Used when there is no referral. */
+  service_id: z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN, `must match ${SERVICE_ID_PATTERN.source}`).optional(),
+  failure_kind: z.enum(FAILURE_KINDS).optional(),
+  operation: z.string().max(REQUEST_LIMITS.outcomeOperation).optional(),
+  task_category: z.string().max(REQUEST_LIMITS.outcomeTaskCategory).optional(),
+  reported_at: DateTime.optional(),
+});
+export type OutcomeReport = z.infer<typeof OutcomeReportSchema>;
+
+export const FeedbackRequestSchema = z.strictObject({
+  kind: z.enum(FEEDBACK_KINDS),
+  note: z.string().max(REQUEST_LIMITS.feedbackNote).optional(),
+  /** A service id, host or kind of service. */
+  about: z.string().max(REQUEST_LIMITS.feedbackAbout).optional(),
+  /** Only if a reply is wanted. */
+  contact: z.string().max(REQUEST_LIMITS.feedbackContact).optional(),
+});
+export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>;
+
+/** Path parameters (a malformed id is answered like an unknown one: 404). */
+export const ServiceIdSchema = z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN);
+export const ReportIdSchema = z.string().regex(REPORT_ID_PATTERN);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { DateTime, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
+import { Evidence } from './evidence.ts';
+import { PaymentTerms } from './payment-terms.ts';
+
+/** Figures reported by a registry, never measured by Atlas (spec 2.2 leaves members open). */
+export const RegistryUsage = z.strictObject({
+  registry: z.string().nullable(),
+  calls_30d: z.number().int().nonnegative().nullable(),
+  payers_30d: z.number().int().nonnegative().nullable(),
+  last_called_at: DateTime.nullable(),
+});
+export type RegistryUsage = z.infer<typeof RegistryUsage>;
+
+/** How the registry lists the service (discovered services; null for reviewed ones). */
+export const RegistryListing = z.strictObject({
+  registry: z.string().nullable(),
+  listed: z.boolean(),
+  status: z.enum(['active', 'deprecated', 'deleted']).nullable(),
+  first_seen_at: DateTime.nullable(),
+  last_seen_at: DateTime.nullable(),
+  unlisted_at: DateTime.nullable(),
+  updated_at: DateTime.nullable(),
+  x402_version: z.number().int().nullable(),
+  remote_type: z.string().nullable(),
+});
+export type RegistryListing = z.infer<typeof RegistryListing>;
+
+/** Relative links (CONTRACTS.md): page `/services/<id>`, api `/api/v1/services/<id>`; serve may prefix base_url. */
+export const Links = z.strictObject({
+  page: z.string(),
+  api: z.string(),
+});
+
+/** Spec 2.2, every member. */
+export const ServiceSummary = z.strictObject({
+  id: ServiceId,
+  tier: Tier,
+  type: ServiceType,
+  name: z.string(),
+  name_source: NameSource,
+  host: z.string(),
+  url: z.string(),
+  method: z.string(),
+  templated_url: z.boolean(),
+  operator: z.string().nullable(),
+  tags: z.array(z.string()),
+  category: z.string().nullable(),
+  price_usd: z.number().nonnegative().nullable(),
+  price_source: PriceSource.nullable(),
+  provider_endpoints: z.number().int().nonnegative(),
+  networks: z.array(z.string()),
+  networks_source: NetworksSource,
+  mainnet: z.boolean().nullable(),
+  evidence: Evidence,
+  registry_usage: RegistryUsage.nullable(),
+  registry_listing: RegistryListing.nullable(),
+  payment_terms: PaymentTerms.nullable(),
+  links: Links,
+});
+export type ServiceSummary = z.infer<typeof ServiceSummary>;

@@ -1,0 +1,65 @@
+import type { DayBucket } from '../model.ts';
+import { r1, svgShell, text } from './svg.ts';
+
+export interface HistoryChartOptions {
+  id?: string;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * 30-day check history: one column per UTC day, height = checks that ran that day (scaled to the
+ * busiest day), split into passed (bottom, class `pass`) and failed (top, class `fail`). A day with no
+ * check shows a short grey tick (class `none`), so gaps are visible and never read as failures.
+ * Pure: the same buckets give the same string.
+ */
+export function checkHistorySvg(days: readonly DayBucket[], opts: HistoryChartOptions = {}): string {
+  const width = opts.width ?? 600;
+  const height = opts.height ?? 140;
+  const id = opts.id ?? 'history';
+  const left = 34;
+  const right = 6;
+  const top = 8;
+  const bottom = 22;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const n = Math.max(days.length, 1);
+  const slot = plotW / n;
+  const barW = Math.max(1, slot * 0.75);
+  const max = Math.max(1, ...days.map((d) => d.checks));
+  const total = days.reduce((s, d) => s + d.checks, 0);
+  const passed = days.reduce((s, d) => s + d.passed, 0);
+  const empty = days.filter((d) => d.checks === 0).length;
+
+  const parts: string[] = [];
+  parts.push(`<line class="grid" x1="${left}" y1="${r1(top + plotH)}" x2="${r1(left + plotW)}" y2="${r1(top + plotH)}"/>`);
+  parts.push(`<line class="grid" x1="${left}" y1="${top}" x2="${r1(left + plotW)}" y2="${top}"/>`);
+  days.forEach((d, i) => {
+    const x = left + i * slot + (slot - barW) / 2;
+    const base = top + plotH;
+    if (d.checks === 0) {
+      parts.push(`<rect class="none" x="${r1(x)}" y="${r1(base - 2)}" width="${r1(barW)}" height="2"><title>${d.day}: no checks</title></rect>`);
+      return;
+    }
+    const failed = d.checks - d.passed;
+    const hPass = (d.passed / max) * plotH;
+    const hFail = (failed / max) * plotH;
+    const label = `${d.day}: ${d.passed} of ${d.checks} checks passed`;
+    parts.push(`<g><title>${label}</title>`);
+    if (hPass > 0) parts.push(`<rect class="pass" x="${r1(x)}" y="${r1(base - hPass)}" width="${r1(barW)}" height="${r1(hPass)}"/>`);
+    if (hFail > 0) parts.push(`<rect class="fail" x="${r1(x)}" y="${r1(base - hPass - hFail)}" width="${r1(barW)}" height="${r1(hFail)}"/>`);
+    parts.push('</g>');
+  });
+  parts.push(text(left - 4, top + 4, String(max), 'end'));
+  parts.push(text(left - 4, top + plotH, '0', 'end'));
+  const first = days[0]?.day;
+  const last = days[days.length - 1]?.day;
+  if (first) parts.push(text(left, height - 6, first, 'start'));
+  if (last) parts.push(text(left + plotW, height - 6, last, 'end'));
+
+  const desc =
+    total === 0
+      ? `No checks ran in the ${days.length} days shown.`
+      : `${passed} of ${total} checks passed over ${days.length} days from ${first} to ${last}; ${empty} days without checks.`;
+  return svgShell({ width, height, id, title: 'Checks per day: passed and failed', desc }, parts.join(''));
+}

@@ -1,0 +1,30 @@
+/** Small shared pieces of the inline SVG charts. Numbers are rounded so output is stable for tests. */
+import { esc } from '../html.ts';
+
+export const r1 = (n: number): string => String(Math.round(n * 10) / 10);
+
+export interface SvgFrame {
+  width: number;
+  height: number;
+  title: string;
+  desc: string;
+  /** Unique within a page: used for aria-labelledby. */
+  id: string;
+}
+
+/** The <svg> shell: sized by viewBox (scales with CSS), titled and described for screen readers. */
+export function svgShell(frame: SvgFrame, body: string): string {
+  const t = `${frame.id}-title`;
+  const d = `${frame.id}-desc`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${frame.width} ${frame.height}" ` +
+    `role="img" aria-labelledby="${esc(t)} ${esc(d)}" preserveAspectRatio="xMidYMid meet">` +
+    `<title id="${esc(t)}">${esc(frame.title)}</title><desc id="${esc(d)}">${esc(frame.desc)}</desc>` +
+    body +
+    `</svg>`
+  );
+}
+
+export function text(x: number, y: number, s: string, anchor: 'start' | 'middle' | 'end' = 'start', cls = 'axis'): string {
+  return `<text x="${r1(x)}" y="${r1(y)}" text-anchor="${anchor}" class="${cls}">${esc(s)}</text>`;
+}

@@ -1,0 +1,47 @@
+/**
+ * Inputs of the page renderers: the contract types (site/contract; the published JSON and the
+ * server's answers have exactly these shapes) plus the two small series the charts take.
+ */
+export type {
+  ServiceSummary,
+  ServiceList,
+  ServiceDetail,
+  CriterionResult,
+  CheckRecord,
+  DailyChecks,
+  IntervalChange,
+  TermsChange,
+  Claim,
+  Status,
+  RunRecord,
+  JobStatus,
+  ReportList,
+  ReportListItem,
+  Report,
+  ReportCorrection,
+  Stats,
+  QueryEcho,
+} from '../contract/index.ts';
+
+/** One check as the charts need it (a CheckRecord satisfies it). */
+export interface CheckPoint {
+  checked_at: string;
+  passed: boolean;
+  latency_ms: number | null;
+}
+
+/** One UTC day of checks (a DailyChecks satisfies it). */
+export interface DayBucket {
+  day: string; // YYYY-MM-DD
+  checks: number;
+  passed: number;
+  median_latency_ms: number | null;
+}
+
+/** Page-wide facts that are not part of the data. */
+export interface PageMeta {
+  /** When the data was computed (publish) or answered (serve); shown in the footer. */
+  generatedAt: Date;
+  /** True when rendered by the server: the search form filters live. False for the static tree. */
+  live: boolean;
+}

@@ -1,0 +1,32 @@
+import { html, type Html } from '../html.ts';
+import { fmtTime } from '../format.ts';
+import type { CriterionResult, ServiceDetail } from '../model.ts';
+
+function showValue(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+  return String(v);
+}
+
+function verdict(c: CriterionResult): Html {
+  if (!c.applies) return html`<span class="muted">does not apply</span>`;
+  if (c.passed === true) return html`<span class="yes">✓ met</span>`;
+  if (c.passed === false) return html`<span class="no">✗ not met</span>`;
+  return html`<span class="muted">unknown</span>`;
+}
+
+/** Why the service is or is not in the directory: each criterion of the rule with value and threshold. */
+export function renderCriteria(d: Pick<ServiceDetail, 'in_directory' | 'directory'>): Html {
+  const dir = d.directory;
+  const failed = dir.criteria.filter((c) => c.applies && c.passed === false);
+  const lead = d.in_directory
+    ? html`<p><span class="badge in">In the directory</span> It meets every listing criterion that applies to it.</p>`
+    : html`<p><span class="badge out">Not in the directory</span> ${failed.length ? html`Not met: ${failed.map((c, i) => html`${i ? ', ' : ''}${c.description}`)}.` : html`It has not been evaluated yet.`}</p>`;
+  return html`<section aria-labelledby="h-criteria"><h2 id="h-criteria">Why it is ${d.in_directory ? '' : 'not '}in the directory</h2>
+${lead}
+<div class="table-scroll"><table><caption class="muted">Rule ${dir.rule}${dir.evaluated_at ? html`, evaluated ${fmtTime(dir.evaluated_at)}` : html``}. Being in the directory is not a rating.</caption>
+<thead><tr><th scope="col">Criterion</th><th scope="col" class="num">Value</th><th scope="col" class="num">Threshold</th><th scope="col">Result</th></tr></thead>
+<tbody>${dir.criteria.map(
+    (c) => html`<tr><td>${c.description} <code class="muted">${c.id}</code></td><td class="num">${showValue(c.value)}</td><td class="num">${showValue(c.threshold)}</td><td>${verdict(c)}</td></tr>`,
+  )}</tbody></table></div></section>`;
+}

@@ -1,0 +1,31 @@
+import type { IndexRecord } from '../contract/index.ts';
+import { NOTES } from '../contract/index.ts';
+import type { ServiceList, ServiceSummary } from './model.ts';
+
+export const STATIC_PAGE_SIZE = 50;
+
+/**
+ * The default query (scope=directory, sort=evidence, first page) over the published index, for the
+ * static `index.html`. Evidence order as the server's default sort (serve/search/order.ts): most
+ * checks in 30 days, then most days of monitoring, then id.
+ */
+export function defaultDirectoryList(records: readonly IndexRecord[], generatedAt: Date): ServiceList {
+  const inDir = records.filter((r) => r.in_directory).map((r) => r.summary);
+  const sorted = [...inDir].sort(compareEvidence);
+  return {
+    api_status: 'preview',
+    generated_at: generatedAt.toISOString(),
+    notes: NOTES,
+    query: { scope: 'directory', sort: 'evidence', limit: STATIC_PAGE_SIZE, offset: 0 },
+    total: sorted.length,
+    items: sorted.slice(0, STATIC_PAGE_SIZE),
+  };
+}
+
+export function compareEvidence(a: ServiceSummary, b: ServiceSummary): number {
+  return (
+    b.evidence.checks_30d - a.evidence.checks_30d ||
+    b.evidence.monitoring_days - a.evidence.monitoring_days ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IndexRecord, Report, ReportList, ServiceDetail, Stats, Status } from '../contract/index.ts';
+import { CSS, JS } from './assets.ts';
+import { renderDirectoryPage } from './directory.ts';
+import { renderErrorPage } from './error-page.ts';
+import type { PageMeta } from './model.ts';
+import { renderReportsPage, type ReportView } from './reports.ts';
+import { renderServicePage } from './service.ts';
+import { defaultDirectoryList } from './static-list.ts';
+import { renderStatusPage } from './status.ts';
+
+export interface WritePagesOptions {
+  generatedAt: Date;
+}
+
+/**
+ * Render one page; if the published data does not fit the renderer (a contract drift), write a
+ * plain page saying so instead of failing the whole publish — the JSON stays authoritative.
+ */
+function safeRender(render: () => string, meta: PageMeta, what: string): string {
+  try {
+    return render();
+  } catch (e) {
+    return renderErrorPage(
+      { title: 'Page not available', message: `The ${what} page could not be built from the published data (${(e as Error)?.message ?? 'unknown error'}). The JSON API has the data.` },
+      meta,
+    );
+  }
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  if (!existsSync(path)) return null;
+  return JSON.parse(await readFile(path, 'utf8')) as T;
+}
+
+/** Run `fn` over items with at most `n` in flight (file writes; keeps descriptors bounded). */
+async function eachLimited<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+/** Reports of the generation as the page shows them: current plus every frozen week, newest first. */
+export async function readReports(generationDir: string): Promise<{ current: ReportView | null; weeks: ReportView[] }> {
+  const dir = join(generationDir, 'api', 'v1', 'reports');
+  const list = await readJson<ReportList>(join(dir, 'index.json'));
+  const current = await readJson<Report>(join(dir, 'current.json'));
+  const weeks: ReportView[] = [];
+  for (const item of list?.items ?? []) {
+    const r = await readJson<Report>(join(dir, `${item.id}.json`));
+    if (r) weeks.push(r as unknown as ReportView);
+  }
+  return { current: (current as unknown as ReportView) ?? null, weeks };
+}
+
+/**
+ * Contract (CONTRACTS.md "Published tree"): reads the JSON publish already wrote into
+ * `generationDir` and writes `index.html` (the directory's first page, default query),
+ * `services/<id>.html` for every service detail file, `status.html`, `reports.html` and
+ * `assets/atlas.css|js`. Missing inputs (e.g. no reports yet) give pages saying so; nothing outside
+ * `generationDir` is touched.
+ */
+export async function writePages(generationDir: string, opts: WritePagesOptions): Promise<void> {
+  const meta: PageMeta = { generatedAt: opts.generatedAt, live: false };
+  const api = join(generationDir, 'api', 'v1');
+  await mkdir(join(generationDir, 'assets'), { recursive: true });
+  await mkdir(join(generationDir, 'services'), { recursive: true });
+  await writeFile(join(generationDir, 'assets', 'atlas.css'), CSS);
+  await writeFile(join(generationDir, 'assets', 'atlas.js'), JS);
+
+  const records = (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [];
+  await writeFile(
+    join(generationDir, 'index.html'),
+    safeRender(() => renderDirectoryPage({ list: defaultDirectoryList(records, opts.generatedAt), form: {} }, meta), meta, 'directory'),
+  );
+
+  const servicesDir = join(api, 'services');
+  const files = existsSync(servicesDir) ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json')) : [];
+  await eachLimited(files, 32, async (file) => {
+    const detail = await readJson<ServiceDetail>(join(servicesDir, file));
+    if (!detail) return;
+    await writeFile(join(generationDir, 'services', `${detail.id}.html`), safeRender(() => renderServicePage(detail, meta), meta, 'service'));
+  });
+
+  const status = await readJson<Status>(join(api, 'status.json'));
+  const stats = await readJson<Stats>(join(api, 'stats.json'));
+  if (status) await writeFile(join(generationDir, 'status.html'), safeRender(() => renderStatusPage({ status, stats }, meta), meta, 'status'));
+
+  const reports = await readReports(generationDir);
+  await writeFile(join(generationDir, 'reports.html'), safeRender(() => renderReportsPage(reports, meta), meta, 'reports'));
+}

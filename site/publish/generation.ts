@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Generations of the published tree (CONTRACTS.md "Published tree"):
+ * `<public>/generations/<id>/` holds one complete publish; `<public>/current` is a relative symlink
+ * to `generations/<id>`, switched with rename(2) over the old link, which is atomic on POSIX: a
+ * reader resolving `current` sees the old generation or the new one, never a mix.
+ * Ids sort by time: `<UTC yyyymmddThhmmssZ>-<random>`.
+ */
+export const GENERATIONS = 'generations';
+export const CURRENT = 'current';
+
+export function newGenerationId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(4).toString('hex')}`;
+}
+
+export const generationDir = (publicDir: string, id: string) => join(publicDir, GENERATIONS, id);
+
+export async function createGenerationDir(publicDir: string, id: string): Promise<string> {
+  const dir = generationDir(publicDir, id);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** The generation `current` points to, or null. */
+export async function currentGeneration(publicDir: string): Promise<string | null> {
+  try {
+    const target = await readlink(join(publicDir, CURRENT));
+    return target.split('/').filter(Boolean).pop() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Point `current` at generation `id`: a temp symlink renamed over `current` (atomic). */
+export async function switchCurrent(publicDir: string, id: string): Promise<void> {
+  const tmp = join(publicDir, `.current-${id}-${randomBytes(3).toString('hex')}`);
+  await symlink(join(GENERATIONS, id), tmp);
+  try {
+    await rename(tmp, join(publicDir, CURRENT));
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Keep the newest `keep` generations and always the one `current` points to (a reader that
+ * resolved `current` just before the switch can finish reading the previous generation).
+ * Also removes stray temp links left by a crash.
+ */
+export async function pruneGenerations(publicDir: string, keep: number): Promise<string[]> {
+  const root = join(publicDir, GENERATIONS);
+  const ids = (await readdir(root).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
+  const current = await currentGeneration(publicDir);
+  const doomed = ids.slice(0, Math.max(0, ids.length - keep)).filter((id) => id !== current);
+  for (const id of doomed) await rm(join(root, id), { recursive: true, force: true });
+  for (const n of await readdir(publicDir).catch(() => [] as string[])) {
+    if (n.startsWith('.current-')) await rm(join(publicDir, n), { force: true });
+  }
+  return doomed;
+}

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from '../../pipeline/core/context.ts';
+import { finishRun, startRun } from '../../pipeline/store/runs.ts';
+import type { Store } from '../../pipeline/store/store.ts';
+import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
+import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
+import { writeChanges, writeFieldsAndOpenApi, writeHealth, writeReports, writeRoadmap, writeStats, writeStatus } from './resources.ts';
+import { writeServices, type ServicesOptions } from './services.ts';
+import { writeJson } from './write.ts';
+
+export interface PublishOptions extends ServicesOptions {
+  /** Public folder (default ctx.paths.publicDir). */
+  out?: string;
+  /** Generations kept after the switch (default 3). */
+  keep?: number;
+  /** Write the HTML pages (default true; site/pages/index.ts). */
+  pages?: boolean;
+}
+
+export interface PublishResult {
+  generation: string;
+  dir: string;
+  counts: Manifest['counts'];
+  invalid: number;
+  pages: boolean;
+  pruned: string[];
+  ms: number;
+  /** Milliseconds per step (services, stats, status, ..., pages, switch), for the timing figures. */
+  steps: Record<string, number>;
+}
+
+type WritePages = (genDir: string, opts: { generatedAt: Date }) => Promise<void>;
+
+/** site/pages is built in parallel by another part; publish works (without HTML) while it is absent. */
+async function loadWritePages(): Promise<WritePages | null> {
+  const path = fileURLToPath(new URL('../pages/index.ts', import.meta.url));
+  if (!existsSync(path)) return null;
+  const mod = (await import('../pages/index.ts')) as { writePages?: WritePages };
+  return mod.writePages ?? null;
+}
+
+/**
+ * `atlas publish`: write a new generation of the static tree, then switch `<public>/current` to it
+ * atomically and prune old generations (CONTRACTS.md "Published tree"). Every JSON body is
+ * validated against the contract before it is written; `manifest.json` is written last, so a
+ * generation with a manifest is complete. Reads only: services, compute outputs, runs, changes,
+ * reports. Records one `runs` row (kind publish). A failure leaves `current` untouched and removes
+ * the half-written generation.
+ */
+export async function publish(ctx: Context, store: Store, opts: PublishOptions = {}): Promise<PublishResult> {
+  const now = ctx.clock();
+  const publicDir = opts.out ?? ctx.paths.publicDir;
+  const runId = await startRun(store, 'publish', now, { args: { out: opts.out ?? null } });
+  const generation = newGenerationId(now);
+  let dir: string | null = null;
+  const t0 = performance.now();
+  const steps: Record<string, number> = {};
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      steps[name] = Math.round(performance.now() - t);
+    }
+  };
+  try {
+    const genDir = await createGenerationDir(publicDir, generation);
+    dir = genDir;
+    const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));
+    for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
+    await step('stats', () => writeStats(store, genDir, now));
+    await step('status', () => writeStatus(store, genDir, now));
+    await step('health', () => writeHealth(store, genDir, now, generation));
+    await step('roadmap', () => writeRoadmap(ctx.paths.roadmap, genDir));
+    await step('fields', () => writeFieldsAndOpenApi(genDir, now));
+    const changes = await step('changes', () => writeChanges(store, genDir, now));
+    const reports = await step('reports', () => writeReports(store, genDir, now));
+
+    let pages = false;
+    if (opts.pages !== false) {
+      const writePages = await loadWritePages();
+      if (writePages) {
+        await step('pages', () => writePages(genDir, { generatedAt: now }));
+        pages = true;
+      } else ctx.log.warn('publish: site/pages is not available; HTML pages were not written');
+    }
+
+    const counts = { services: services.services, in_directory: services.inDirectory, details: services.details, reports, changes };
+    await writeJson(join(genDir, 'manifest.json'), Manifest, {
+      generation,
+      generated_at: now.toISOString(),
+      rule: LISTING_CRITERIA_RULE,
+      api_version: API_VERSION,
+      counts,
+      pages,
+    });
+    await step('switch', () => switchCurrent(publicDir, generation));
+    const pruned = await step('prune', () => pruneGenerations(publicDir, opts.keep ?? 3));
+    const ms = Math.round(performance.now() - t0);
+    await finishRun(store, runId, ctx.clock(), { status: 'ok', counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation } });
+    ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
+    return { generation, dir: genDir, counts, invalid: services.invalid, pages, pruned, ms, steps };
+  } catch (e) {
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,281 @@
+import { intervalName, INTERVALS } from '../../pipeline/core/slots.ts';
+import {
+  LISTING_CRITERIA_RULE,
+  REGISTRY_TEXT_NOTICE,
+  SCHEDULE_RULE,
+  SCHEDULE_TIER_SUNSET,
+  type CheckRecord,
+  type Claim,
+  type CriterionResult,
+  type CurrentTerms,
+  type DailyChecks,
+  type IndexRecord,
+  type IntervalChange,
+  type LastCheck,
+  type OperationInfo,
+  type ServiceDetail,
+  type ServiceSummary,
+  type TermsChange,
+} from '../contract/index.ts';
+
+/**
+ * Shape one staged row (site/publish/sql.ts) into contract objects. Pure functions of the row and
+ * the publish instant; validation happens where the bodies are written.
+ */
+export type Row = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
+const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => x !== null).map(String) : []);
+const json = <T>(v: unknown, fallback: T): T => {
+  if (v === null || v === undefined) return fallback;
+  try {
+    return JSON.parse(String(v)) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** Interval name for hours; an hour count outside the table maps to the nearest named interval. */
+function intervalOf(hours: number): keyof typeof INTERVALS {
+  try {
+    return intervalName(hours);
+  } catch {
+    const names = Object.keys(INTERVALS) as (keyof typeof INTERVALS)[];
+    return names.reduce((best, n) => (Math.abs(INTERVALS[n] - hours) < Math.abs(INTERVALS[best] - hours) ? n : best));
+  }
+}
+
+/** `schedule_tier` (old name of check_interval) is served until the sunset day (spec 9.5). */
+export const scheduleTierServed = (now: Date) => now.toISOString().slice(0, 10) < SCHEDULE_TIER_SUNSET;
+
+export function summaryOf(r: Row, now: Date): ServiceSummary {
+  const id = String(r.id);
+  const tier = String(r.tier) as ServiceSummary['tier'];
+  const discovered = tier === 'discovered';
+  const hours = num(r.check_interval_hours) ?? 24;
+  const interval = intervalOf(hours);
+  const lastCheck = json<LastCheck | null>(r.last_check, null);
+
+  // Price and networks: compute's service_derived when present, else the raw claims.
+  let price = num(r.price_usd);
+  let priceSource = str(r.price_source) as ServiceSummary['price_source'];
+  let networks = strs(r.networks);
+  let networksSource = (str(r.networks_source) ?? (discovered ? 'registry' : 'operator')) as ServiceSummary['networks_source'];
+  if (!r.has_derived) {
+    const op = num(r.operator_price_usd);
+    const reg = num(r.registry_price_usd);
+    price = op ?? reg;
+    priceSource = op !== null ? 'operator' : reg !== null ? 'registry' : null;
+    const opNets = strs(r.operator_networks);
+    networks = opNets.length ? opNets : strs(r.registry_networks);
+    networksSource = opNets.length ? 'operator' : 'registry';
+  }
+  if (price === null) priceSource = null;
+
+  const usage = {
+    registry: str(r.registry),
+    calls_30d: num(r.registry_calls_30d),
+    payers_30d: num(r.registry_payers_30d),
+    last_called_at: str(r.registry_last_called_at),
+  };
+  const hasUsage = usage.calls_30d !== null || usage.payers_30d !== null || usage.last_called_at !== null;
+  const mcpStatus = str(r.mcp_status);
+
+  return {
+    id,
+    tier,
+    type: String(r.type) as ServiceSummary['type'],
+    name: String(r.name),
+    name_source: String(r.name_source) as ServiceSummary['name_source'],
+    host: String(r.host),
+    url: String(r.url),
+    method: String(r.method),
+    templated_url: Boolean(r.templated_url),
+    operator: str(r.operator),
+    tags: strs(r.tags),
+    category: str(r.category),
+    price_usd: price,
+    price_source: priceSource,
+    provider_endpoints: num(r.provider_endpoints) ?? 1,
+    networks,
+    networks_source: networksSource,
+    mainnet: r.has_derived ? bool(r.mainnet) : null,
+    evidence: {
+      operations: num(r.operations) ?? 0,
+      check_interval_hours: hours,
+      check_interval: interval,
+      check_interval_rule: str(r.check_interval_rule) ?? SCHEDULE_RULE,
+      ...(scheduleTierServed(now) ? { schedule_tier: interval } : {}),
+      monitoring_since: String(r.monitoring_since),
+      monitoring_days: num(r.monitoring_days) ?? 0,
+      limited_evidence: Boolean(r.limited_evidence),
+      checks_30d: num(r.checks_30d) ?? 0,
+      passed_30d: num(r.passed_30d) ?? 0,
+      missed_30d: num(r.missed_30d) ?? 0,
+      pass_rate: num(r.pass_rate),
+      freshness: String(r.freshness) as ServiceSummary['evidence']['freshness'],
+      last_check: lastCheck,
+    },
+    registry_usage: hasUsage ? usage : null,
+    registry_listing: discovered
+      ? {
+          registry: str(r.registry),
+          listed: Boolean(r.listed),
+          status: mcpStatus === 'active' || mcpStatus === 'deprecated' || mcpStatus === 'deleted' ? mcpStatus : null,
+          first_seen_at: str(r.first_seen_at),
+          last_seen_at: str(r.last_seen_at),
+          unlisted_at: str(r.unlisted_at),
+          updated_at: str(r.registry_updated_at),
+          x402_version: num(r.x402_version),
+          remote_type: str(r.remote_type),
+        }
+      : null,
+    payment_terms: r.has_terms
+      ? {
+          current_since: String(r.terms_current_since),
+          changes_30d: num(r.terms_changes_30d) ?? 0,
+          changes_90d: num(r.terms_changes_90d) ?? 0,
+          pay_to_changes_90d: num(r.terms_pay_to_changes_90d) ?? 0,
+          last_change_at: str(r.terms_last_change_at),
+          last_change_kinds: strs(r.terms_last_change_kinds) as NonNullable<ServiceSummary['payment_terms']>['last_change_kinds'],
+          window_start: String(r.terms_window_start),
+          limited: Boolean(r.terms_limited),
+        }
+      : null,
+    links: { page: `/services/${id}`, api: `/api/v1/services/${id}` },
+  };
+}
+
+const isScalar = (v: unknown): v is number | string | boolean | null =>
+  v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean';
+
+/** Criterion values are free-form in compute; the contract keeps scalars and flat objects (anything else as JSON text). */
+const scalar = (v: unknown): CriterionResult['value'] => {
+  if (v === undefined) return null;
+  if (isScalar(v)) return v;
+  if (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar)) return v as Record<string, number | string | boolean | null>;
+  return JSON.stringify(v);
+};
+
+export function criteriaOf(r: Row): CriterionResult[] {
+  return json<Record<string, unknown>[]>(r.criteria, []).map((c) => ({
+    id: c.id as CriterionResult['id'],
+    description: String(c.description ?? c.name ?? c.id),
+    applies: Boolean(c.applies),
+    passed: c.applies ? (c.passed === null || c.passed === undefined ? null : Boolean(c.passed)) : null,
+    value: scalar(c.value),
+    threshold: scalar(c.threshold),
+  }));
+}
+
+export function indexRecordOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[]): IndexRecord {
+  const discovered = summary.tier === 'discovered';
+  return {
+    summary,
+    in_directory: Boolean(r.in_directory),
+    search: {
+      haystack: [summary.name, summary.host, summary.url, summary.operator ?? ''].join(' ').toLowerCase(),
+      payers_30d: summary.registry_usage?.payers_30d ?? null,
+      listed: discovered ? Boolean(r.listed) && str(r.mcp_status) !== 'deleted' : null,
+      latest_passed: bool(r.latest_passed),
+      last_check_at: str(r.last_check_at),
+      check_interval_hours: summary.evidence.check_interval_hours,
+      terms_changes_90d: summary.payment_terms?.changes_90d ?? null,
+      // Never evaluated → not in the directory, whatever freshness says later.
+      criteria_except_fresh: Boolean(r.has_directory) && criteria.every((c) => !c.applies || c.id === 'fresh' || c.passed === true),
+    },
+  };
+}
+
+function claimStatement(value: unknown, note: unknown, topic: string): string {
+  const v = Array.isArray(value) ? value.join(', ') : value === null ? 'none stated' : String(value);
+  const base = topic === 'price_usd' && typeof value === 'number' ? `${v} USD per request` : v;
+  return note ? `${base} (${String(note)})` : base;
+}
+
+/** Reviewed: the listing's sourced claims. Discovered: what the registry states about price and networks. */
+export function claimsOf(r: Row, summary: ServiceSummary): Claim[] {
+  if (summary.tier === 'reviewed') {
+    const claims = json<Record<string, { value?: unknown; source_url?: unknown; note?: unknown }>>(r.claims, {});
+    return Object.entries(claims ?? {}).map(([topic, c]) => ({
+      topic,
+      statement: claimStatement(c?.value ?? null, c?.note, topic),
+      source: 'operator' as const,
+      source_url: str(c?.source_url),
+    }));
+  }
+  const out: Claim[] = [];
+  const price = num(r.registry_price_usd);
+  if (price !== null) out.push({ topic: 'price_usd', statement: claimStatement(price, null, 'price_usd'), source: 'registry', source_url: null });
+  const nets = strs(r.registry_networks);
+  if (nets.length) out.push({ topic: 'networks', statement: nets.join(', '), source: 'registry', source_url: null });
+  return out;
+}
+
+/** The `days` UTC days ending with the day of `now`, oldest first (computed once per publish). */
+export function dayRange(now: Date, days: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** Zero-fill the days without checks so charts get a full series. */
+function dailySeries(parts: DailyChecks[], dayList: readonly string[]): DailyChecks[] {
+  if (parts.length === dayList.length) return parts;
+  const byDay = new Map(parts.map((p) => [p.day, p]));
+  return dayList.map((day) => byDay.get(day) ?? { day, checks: 0, passed: 0, median_latency_ms: null });
+}
+
+function currentTermsOf(v: unknown): CurrentTerms | null {
+  const t = json<(Omit<CurrentTerms, 'offers'> & { offers: unknown }) | null>(v, null);
+  if (!t) return null;
+  const offers = (typeof t.offers === 'string' ? json<unknown[]>(t.offers, []) : Array.isArray(t.offers) ? t.offers : []) as Record<string, unknown>[];
+  return {
+    observed_at: t.observed_at,
+    x402_version: t.x402_version,
+    networks: t.networks ?? [],
+    // Receiving addresses are compared but never published (spec 2.4): pay_to / pay_to_hash dropped.
+    offers: offers.map((o) => ({
+      scheme: String(o.scheme ?? ''),
+      network: String(o.network ?? ''),
+      asset: String(o.asset ?? ''),
+      amount: String(o.amount ?? ''),
+      max_timeout_seconds: num(o.max_timeout_seconds ?? o.maxTimeoutSeconds),
+    })),
+    min_price_usd: t.min_price_usd ?? null,
+  };
+}
+
+export function detailOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[], now: Date, dayList: readonly string[]): ServiceDetail {
+  const discovered = summary.tier === 'discovered';
+  return {
+    api_status: 'preview',
+    generated_at: now.toISOString(),
+    ...summary,
+    description: discovered ? null : str(r.description),
+    in_directory: Boolean(r.in_directory),
+    directory: {
+      rule: str(r.directory_rule) ?? LISTING_CRITERIA_RULE,
+      evaluated_at: str(r.directory_evaluated_at),
+      in_directory: Boolean(r.in_directory),
+      criteria,
+    },
+    claims: claimsOf(r, summary),
+    operations: json<OperationInfo[]>(r.ops_j, []),
+    recent_checks: json<CheckRecord[]>(r.recent_j, []),
+    daily_checks: dailySeries(json<DailyChecks[]>(r.daily_j, []), dayList),
+    current_terms: currentTermsOf(r.terms_latest_j),
+    terms_changes: json<TermsChange[]>(r.terms_changes_j, []),
+    interval_history: json<IntervalChange[]>(r.intervals_j, []),
+    registry_text: discovered
+      ? {
+          third_party_text: true,
+          notice: REGISTRY_TEXT_NOTICE,
+          registry: str(r.registry),
+          name: summary.name_source === 'registry' ? summary.name : null,
+          description: str(r.description),
+        }
+      : null,
+  };
+}

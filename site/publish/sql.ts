@@ -1,0 +1,140 @@
+/**
+ * The SQL publish runs. Everything is aggregated in DuckDB; JS only shapes rows into contract
+ * objects. For 100k services and millions of checks, publish never issues a query per service:
+ * it stages the per-service parts once into temp tables sorted by service id, then reads them in
+ * id-range batches (zonemaps make each range read cheap).
+ *
+ * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
+ * evidence, terms_summary, terms_changes, service_derived, directory_current (030). A service that
+ * compute has not reached yet (no evidence / service_derived row) gets neutral fallbacks from the
+ * raw tables, so publishing right after an ingest still works.
+ */
+
+/** ISO-8601 UTC text of a TIMESTAMP expression (what `Date#toISOString` writes). */
+export const iso = (expr: string) => `strftime(${expr}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+
+/** A timestamp literal from a Date (ISO digits only, safe to inline). */
+export const ts = (d: Date) => `TIMESTAMP '${d.toISOString().replace('T', ' ').replace('Z', '')}'`;
+
+/** One row per service: every scalar the summary, the index record and the detail header need. */
+export const stageSummarySql = (now: Date) => `
+CREATE OR REPLACE TEMP TABLE pub_summary AS
+WITH prim AS (
+  SELECT service_id, any_value(id) AS op, max(interval_hours) AS hours FROM operations WHERE is_primary GROUP BY service_id
+),
+opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id),
+hosts AS (SELECT host, count(*) AS n FROM services GROUP BY host)
+SELECT
+  row_number() OVER (ORDER BY s.id)::INTEGER AS ord,
+  s.id, s.tier, s.type, s.name, s.name_source, s.host, s.url, s.method,
+  coalesce(d.templated_url, s.templated_url) AS templated_url,
+  s.operator, s.tags, s.category, s.description, s.listed, s.active, s.registry, s.mcp_status, s.remote_type,
+  s.x402_version, s.claims::VARCHAR AS claims, s.documentation_urls,
+  ${iso('s.first_seen_at')} AS first_seen_at, ${iso('s.last_seen_at')} AS last_seen_at,
+  ${iso('s.unlisted_at')} AS unlisted_at, ${iso('s.registry_updated_at')} AS registry_updated_at,
+  s.registry_calls_30d::BIGINT AS registry_calls_30d, s.registry_payers_30d::BIGINT AS registry_payers_30d,
+  ${iso('s.registry_last_called_at')} AS registry_last_called_at,
+  s.registry_price_usd, s.registry_networks, s.operator_price_usd, s.operator_networks,
+  d.service_id IS NOT NULL AS has_derived,
+  d.price_usd, d.price_source, d.networks, d.networks_source, d.mainnet,
+  coalesce(d.provider_endpoints, h.n)::INTEGER AS provider_endpoints,
+  e.service_id IS NOT NULL AS has_evidence,
+  coalesce(e.operations, oc.n, 0)::INTEGER AS operations,
+  coalesce(e.check_interval_hours, p.hours) AS check_interval_hours,
+  e.check_interval_rule,
+  ${iso('coalesce(e.monitoring_since, s.monitoring_since)')} AS monitoring_since,
+  coalesce(e.monitoring_days, round(greatest(0, epoch(${ts(now)}) - epoch(s.monitoring_since)) / 86400, 3)) AS monitoring_days,
+  coalesce(e.limited_evidence, s.monitoring_since > ${ts(now)} - INTERVAL 30 DAY) AS limited_evidence,
+  coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.passed_30d, 0) AS passed_30d, coalesce(e.missed_30d, 0) AS missed_30d,
+  e.pass_rate, coalesce(e.freshness, 'no_data') AS freshness,
+  ${iso('e.last_check_at')} AS last_check_at, e.last_check::VARCHAR AS last_check, e.latest_passed,
+  t.service_id IS NOT NULL AS has_terms,
+  ${iso('t.current_since')} AS terms_current_since, t.changes_30d AS terms_changes_30d, t.changes_90d AS terms_changes_90d,
+  t.pay_to_changes_90d AS terms_pay_to_changes_90d, ${iso('t.last_change_at')} AS terms_last_change_at,
+  t.last_change_kinds AS terms_last_change_kinds, ${iso('t.window_start')} AS terms_window_start, t.limited AS terms_limited,
+  dc.service_id IS NOT NULL AS has_directory, dc.in_directory, dc.rule AS directory_rule,
+  ${iso('dc.evaluated_at')} AS directory_evaluated_at, dc.criteria::VARCHAR AS criteria
+FROM services s
+LEFT JOIN prim p ON p.service_id = s.id
+LEFT JOIN opcount oc ON oc.service_id = s.id
+LEFT JOIN hosts h ON h.host = s.host
+LEFT JOIN service_derived d ON d.service_id = s.id
+LEFT JOIN evidence e ON e.service_id = s.id
+LEFT JOIN terms_summary t ON t.service_id = s.id
+LEFT JOIN directory_current dc ON dc.service_id = s.id
+ORDER BY s.id`;
+
+/**
+ * Detail parts, one temp table each, keyed and sorted by the service's ordinal `ord` in
+ * pub_summary (an integer, so an ord-range read touches only its own row groups: zonemaps on
+ * VARCHAR ids are truncated prefixes and would not prune). Narrow raw rows are staged; each batch
+ * aggregates its own services into JSON text already in contract shape and order.
+ */
+export const stagePartsSql = (now: Date, recent: number, days: number) => [
+  `CREATE OR REPLACE TEMP TABLE pub_ops AS
+   SELECT s.ord, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
+   FROM operations o JOIN pub_summary s ON s.id = o.service_id ORDER BY s.ord`,
+  `CREATE OR REPLACE TEMP TABLE pub_recent AS
+   WITH r AS (
+     SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms FROM checks
+     WHERE checked_at <= ${ts(now)} AND checked_at > ${ts(now)} - INTERVAL 90 DAY
+     QUALIFY row_number() OVER (PARTITION BY service_id ORDER BY checked_at DESC, operation) <= ${recent}
+   )
+   SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
+   FROM r JOIN pub_summary s ON s.id = r.service_id ORDER BY s.ord`,
+  `CREATE OR REPLACE TEMP TABLE pub_daily AS
+   WITH d AS (
+     SELECT service_id, strftime(checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
+       count(*) FILTER (WHERE passed)::INTEGER AS passed, quantile_cont(latency_ms, 0.5) AS median_latency_ms
+     FROM checks
+     WHERE checked_at <= ${ts(now)} AND checked_at >= date_trunc('day', ${ts(now)}) - INTERVAL ${days - 1} DAY
+     GROUP BY ALL
+   )
+   SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_summary s ON s.id = d.service_id ORDER BY s.ord`,
+  `CREATE OR REPLACE TEMP TABLE pub_intervals AS
+   SELECT s.ord, i.operation, i.changed_at, i.from_hours, i.to_hours, i.rule, i.reason
+   FROM interval_changes i JOIN pub_summary s ON s.id = i.service_id WHERE i.changed_at <= ${ts(now)} ORDER BY s.ord`,
+  `CREATE OR REPLACE TEMP TABLE pub_terms_changes AS
+   SELECT s.ord, c.changed_at, c.kinds FROM terms_changes c JOIN pub_summary s ON s.id = c.service_id
+   WHERE c.changed_at <= ${ts(now)} AND c.changed_at > ${ts(now)} - INTERVAL 90 DAY ORDER BY s.ord`,
+  // The latest valid payment request of the primary operation. Offers are cleaned of pay_to in JS.
+  `CREATE OR REPLACE TEMP TABLE pub_terms_latest AS
+   WITH t AS (
+     SELECT t.* FROM payment_terms t JOIN operations o ON o.service_id = t.service_id AND o.id = t.operation AND o.is_primary
+     WHERE t.observed_at <= ${ts(now)}
+     QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
+   )
+   SELECT s.ord, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
+     'offers': t.offers, 'min_price_usd': t.min_price_usd})::VARCHAR AS j
+   FROM t JOIN pub_summary s ON s.id = t.service_id ORDER BY s.ord`,
+];
+
+export const DROP_STAGED = ['pub_summary', 'pub_ops', 'pub_recent', 'pub_daily', 'pub_intervals', 'pub_terms_changes', 'pub_terms_latest'].map(
+  (t) => `DROP TABLE IF EXISTS temp.${t}`,
+);
+
+/** Services per ordinal range $1..$2: the summary scalars and every detail part as JSON text. */
+export const BATCH_SQL = `
+WITH
+o AS (SELECT ord, to_json(list({'id': id, 'kind': kind, 'is_primary': is_primary, 'url': url, 'method': method,
+        'check_interval_hours': interval_hours, 'pass_rule': pass_rule, 'expected_statuses': expected_statuses, 'enabled': enabled}
+        ORDER BY is_primary DESC, id))::VARCHAR AS j
+      FROM pub_ops WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+r AS (SELECT ord, to_json(list({'operation': operation, 'slot': ${iso('slot')}, 'checked_at': ${iso('checked_at')},
+        'status': status, 'passed': passed, 'reason': reason, 'rule': rule, 'latency_ms': latency_ms}
+        ORDER BY checked_at DESC, operation))::VARCHAR AS j
+      FROM pub_recent WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+d AS (SELECT ord, to_json(list({'day': day, 'checks': checks, 'passed': passed, 'median_latency_ms': median_latency_ms} ORDER BY day))::VARCHAR AS j
+      FROM pub_daily WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+i AS (SELECT ord, to_json(list({'operation': operation, 'changed_at': ${iso('changed_at')}, 'from_hours': from_hours,
+        'to_hours': to_hours, 'rule': rule, 'reason': reason} ORDER BY changed_at, operation))::VARCHAR AS j
+      FROM pub_intervals WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+c AS (SELECT ord, to_json(list({'changed_at': ${iso('changed_at')}, 'kinds': kinds} ORDER BY changed_at DESC))::VARCHAR AS j
+      FROM pub_terms_changes WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+l AS (SELECT ord, j FROM pub_terms_latest WHERE ord BETWEEN $1 AND $2)
+SELECT s.*, o.j AS ops_j, r.j AS recent_j, d.j AS daily_j, i.j AS intervals_j, c.j AS terms_changes_j, l.j AS terms_latest_j
+FROM pub_summary s
+LEFT JOIN o ON o.ord = s.ord LEFT JOIN r ON r.ord = s.ord LEFT JOIN d ON d.ord = s.ord
+LEFT JOIN i ON i.ord = s.ord LEFT JOIN c ON c.ord = s.ord LEFT JOIN l ON l.ord = s.ord
+WHERE s.ord BETWEEN $1 AND $2
+ORDER BY s.ord`;

@@ -1,0 +1,83 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { z } from 'zod';
+import { AtlasError, formatIssues } from '../../pipeline/core/errors.ts';
+
+/**
+ * Every body publish writes is validated with its contract schema first (a body that does not
+ * match the contract is a bug and must not reach the published tree). Writes go into the new
+ * generation folder, which nobody reads until the pointer switches, so plain writes suffice.
+ */
+export function validated<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new AtlasError('internal', `publish: ${what} does not match the contract: ${formatIssues(r.error.issues).slice(0, 1000)}`);
+  return r.data;
+}
+
+export async function writeJson<S extends z.ZodType>(path: string, schema: S, value: unknown, what = path): Promise<z.infer<S>> {
+  const body = validated(schema, value, what);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(body));
+  return body;
+}
+
+/**
+ * A JSON array written element by element (`index/summaries.json` holds every tracked service:
+ * 100k elements must not be one string in memory). Honors stream backpressure.
+ */
+export class JsonArrayWriter {
+  private readonly out: WriteStream;
+  private count = 0;
+  private failed: Error | null = null;
+
+  private constructor(out: WriteStream) {
+    this.out = out;
+    out.on('error', (e) => (this.failed = e));
+  }
+
+  static async open(path: string): Promise<JsonArrayWriter> {
+    await mkdir(dirname(path), { recursive: true });
+    const w = new JsonArrayWriter(createWriteStream(path));
+    await w.write('[');
+    return w;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  private write(chunk: string): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.out.write(chunk)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onDrain = () => {
+        this.out.off('error', onError);
+        resolve();
+      };
+      const onError = (e: Error) => {
+        this.out.off('drain', onDrain);
+        reject(e);
+      };
+      this.out.once('drain', onDrain);
+      this.out.once('error', onError);
+    });
+  }
+
+  push(value: unknown): Promise<void> {
+    const s = `${this.count ? ',' : ''}\n${JSON.stringify(value)}`;
+    this.count += 1;
+    return this.write(s);
+  }
+
+  async close(): Promise<void> {
+    await this.write('\n]\n');
+    await new Promise<void>((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    if (this.failed) throw this.failed;
+  }
+
+  /** Close without caring about the content (error paths; the generation folder is removed). */
+  abort(): void {
+    this.out.destroy();
+  }
+}

@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { encodePaymentRequiredHeader } from '@x402/core/http';
+import { fixedClock } from '../../pipeline/core/clock.ts';
+import { defaultConfig } from '../../pipeline/core/config.ts';
+import { silentLogger } from '../../pipeline/core/log.ts';
+import { resolvePaths } from '../../pipeline/core/paths.ts';
+import { runProbe, type EdgeResult } from '../../pipeline/probe/index.ts';
+import { migrate, openStore } from '../../pipeline/store/index.ts';
+import { v2Request } from '../probe/behaviour-server.ts';
+
+const n = Number(process.argv[2] ?? 20000);
+const dir = mkdtempSync(join(tmpdir(), 'exp2-'));
+const store = await openStore(join(dir, 'a.duckdb'));
+const now = new Date('2026-11-25T12:10:00Z');
+await migrate(store, now);
+await store.run(`INSERT INTO services (id, tier, type, name, name_source, host, url, method, monitoring_since, created_at, updated_at, protocol)
+  SELECT 'cand_' || i, 'discovered', 'api_endpoint', 'h', 'registry', 'h' || i || '.example', 'https://h' || i || '.example/x', 'GET', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-01', 'x402' FROM range(${n}) t(i)`);
+await store.run(`INSERT INTO operations SELECT 'cand_' || i, 'primary', 'call', true, 'https://h' || i || '.example/x', 'GET', NULL, 'x402-mainnet/1', 24, true FROM range(${n}) t(i)`);
+const res: EdgeResult = { ok: true, status: 402, headers: { 'payment-required': encodePaymentRequiredHeader(v2Request() as never) }, body: Buffer.from('{}'), bytes: 2, truncated: false, ttfbMs: 1, totalMs: 2 };
+const cfg = defaultConfig();
+const ctx = { clock: fixedClock(now), paths: resolvePaths(dir), config: cfg, log: silentLogger, secret: 'x'.repeat(20) };
+const c0 = process.cpuUsage();
+const t0 = performance.now();
+const s = await runProbe(ctx, store, { fetcher: async () => { await new Promise((r) => setImmediate(r)); return res; }, concurrency: 64, batchSize: Number(process.argv[3] ?? 500), flushMs: 250 });
+const ms = performance.now() - t0;
+const cu = process.cpuUsage(c0);
+console.log(`cpu ${((cu.user + cu.system) / 1000 / n).toFixed(3)} ms/check; ${n} in ${ms.toFixed(0)} ms = ${((n * 1000) / ms).toFixed(0)}/s stored ${s.counts.stored} terms ${s.counts.payment_terms} rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)}MB`);
+store.close();

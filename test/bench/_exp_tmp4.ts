@@ -1,0 +1,22 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, openStore } from '../../pipeline/store/index.ts';
+const mb = () => (process.memoryUsage.rss() / 2 ** 20).toFixed(0) + 'MB heap ' + (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0);
+console.log('start', mb());
+await import('undici'); await import('@x402/core/schemas'); await import('@x402/core/http');
+console.log('libs', mb());
+const dir = mkdtempSync(join(tmpdir(), 'exp4-'));
+const store = await openStore(join(dir, 'a.duckdb'));
+console.log('open', mb());
+await migrate(store, new Date());
+console.log('migrate', mb());
+const n = 20000;
+await store.run(`INSERT INTO services (id, tier, type, name, name_source, host, url, method, monitoring_since, created_at, updated_at, protocol)
+  SELECT 'cand_' || i, 'discovered', 'api_endpoint', 'h', 'registry', 'h' || i || '.example', 'https://h' || i || '.example/x', 'GET', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-01', 'x402' FROM range(${n}) t(i)`);
+await store.run(`INSERT INTO operations SELECT 'cand_' || i, 'primary', 'call', true, 'https://h' || i || '.example/x', 'GET', NULL, 'x402-mainnet/1', 24, true FROM range(${n}) t(i)`);
+console.log('seeded', mb());
+const { selectDue } = await import('../../pipeline/probe/due.ts');
+const due = await selectDue(store, new Date());
+console.log('due', due.length, mb());
+store.close();

@@ -1,0 +1,150 @@
+import type { Expected, ExpectedReason, HttpMethod } from './types.ts';
+import { inOutage, type Timeline } from './timeline.ts';
+
+/**
+ * The catalogue of behaviours. Each entry states what the endpoint does and the verdict a
+ * DISCOVERED-service probe must record (x402-mainnet/1 for x402, mcp-reach/3 for MCP), as a pure
+ * function of the time. The handlers in respond-*.ts implement exactly these descriptions.
+ */
+export const X402_BEHAVIOURS = [
+  'x402-v2', // 402 + PAYMENT-REQUIRED (v2, Base USDC), body {}
+  'x402-v2-multi', // v2 offering Base USDC, Solana USDC and Base Sepolia
+  'x402-v1', // 402 + v1 JSON body, network "base"
+  'x402-v1-caip2', // mislabelled the other way: v1 body whose network is CAIP-2 "eip155:8453"
+  'x402-mislabelled', // v1-shaped accepts and network "base" in a body that says x402Version 2, no header
+  'x402-testnet-only', // v2 offering only Base Sepolia and Solana devnet
+  'x402-html-paywall', // 402 text/html paywall, no header
+  'x402-invalid-base64', // 402 with a PAYMENT-REQUIRED header that is not base64
+  'x402-urlsafe-base64', // valid v2 JSON encoded as URL-safe base64 without padding (the reference decoder rejects it)
+  'x402-v2-cosmetic', // valid v2 whose resource has 7 tags and a 40-char serviceName (@x402/core rejects; cosmetic)
+  'x402-unknown-network', // v2 offering only an unknown network id (eip155:999999): never counted as mainnet
+  'x402-dollar-amount', // v1 body with maxAmountRequired "$0.01" (@x402/core accepts it; amounts must be digits)
+  'x402-large-header', // valid v2 header of about 28 kB (many offers)
+  'x402-post-only', // GET → 200 JSON, POST → 402 v2; listed with method POST
+  'x402-wildcard', // the host answers 402 v2 on any path
+  'x402-server-error', // 500
+  'x402-slow', // holds the request far beyond any probe timeout
+  'x402-sse-endless', // 200 text/event-stream that never ends
+  'x402-redirect-metadata', // 302 → http://169.254.169.254/latest/meta-data/
+  'x402-redirect-private', // 302 → http://10.0.0.1/
+  'x402-price-change', // v2, amount doubles at timeline.priceChangeAt
+  'x402-payto-change', // v2, payTo changes at timeline.payToChangeAt
+  'x402-network-added', // v2, Polygon added at timeline.networkAddedAt
+  'x402-outage', // v2, 503 inside timeline.outages
+  'x402-unknown-asset', // v2 on Base with a token that is not a known stablecoin (price unknown)
+  'x402-decoy-price', // v2 Base USDC asking 5,000 USDC (a decoy price ≥ $1000)
+  'x402-rate-limited', // 429 with Retry-After
+  'x402-reset', // the socket is destroyed without an answer
+  'x402-templated', // registry lists /items/:id; the literal path answers 400
+  'x402-dead', // points at a port that refuses connections
+] as const;
+
+export const MCP_BEHAVIOURS = [
+  'mcp-streamable', // @modelcontextprotocol/sdk StreamableHTTPServerTransport: plain GET → 406
+  'mcp-2026', // 2026-07-28 revision: GET → 405 with Allow: POST (POST speaks MCP)
+  'mcp-legacy-sse', // SDK SSEServerTransport: GET → 200 text/event-stream that never ends
+  'mcp-auth', // 401 with WWW-Authenticate: Bearer resource_metadata=...
+  'mcp-forbidden', // 403
+  'mcp-website', // a plain website: 200 HTML (passes mcp-reach/3 by rule)
+  'mcp-not-found', // 404
+  'mcp-server-error', // 500
+  'mcp-redirect', // 301 → http://127.0.0.1:1/mcp
+  'mcp-rate-limited', // 429
+  'mcp-outage', // SDK streamable (406), 503 inside timeline.outages
+  'mcp-template', // remote URL with a {tenant} placeholder that has a default → filled URL, SDK 406
+  'mcp-template-unfilled', // remote URL with a {region} placeholder without default → literal URL → 404
+  'mcp-slow', // holds the request far beyond any probe timeout
+  'mcp-dead', // refuses connections
+] as const;
+
+export type X402Behaviour = (typeof X402_BEHAVIOURS)[number];
+export type McpBehaviour = (typeof MCP_BEHAVIOURS)[number];
+export type BehaviourName = X402Behaviour | McpBehaviour;
+
+export const isX402Behaviour = (b: string): b is X402Behaviour => (X402_BEHAVIOURS as readonly string[]).includes(b);
+export const isMcpBehaviour = (b: string): b is McpBehaviour => (MCP_BEHAVIOURS as readonly string[]).includes(b);
+
+const v = (passed: boolean, reason: ExpectedReason, status: number | null): Expected => ({ passed, reason, status });
+const OK402 = v(true, 'ok', 402);
+const TIMEOUT = v(false, 'timeout', null);
+
+/** Method a registry lists for the behaviour (and that the probe must use). */
+export function behaviourMethod(b: BehaviourName): HttpMethod {
+  return b === 'x402-post-only' ? 'POST' : 'GET';
+}
+
+/**
+ * The discovered-probe verdict of a behaviour at time `at`. `hangs` (generated endpoints under
+ * `latency.hangShare`) overrides everything: no answer within the timeout.
+ */
+export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs = false): Expected {
+  if (hangs) return TIMEOUT;
+  switch (b) {
+    case 'x402-v2':
+    case 'x402-v2-multi':
+    case 'x402-v1':
+    case 'x402-v1-caip2':
+    case 'x402-large-header':
+    case 'x402-post-only':
+    case 'x402-wildcard':
+    case 'x402-price-change':
+    case 'x402-payto-change':
+    case 'x402-network-added':
+    case 'x402-unknown-asset':
+    case 'x402-decoy-price':
+    case 'x402-v2-cosmetic':
+      return OK402;
+    case 'x402-outage':
+      return inOutage(tl, at) ? v(false, 'not_402', 503) : OK402;
+    case 'x402-mislabelled':
+    case 'x402-html-paywall':
+    case 'x402-invalid-base64':
+    case 'x402-urlsafe-base64':
+    case 'x402-unknown-network':
+    case 'x402-dollar-amount':
+      return v(false, 'invalid_payment_request', 402);
+    case 'x402-testnet-only':
+      return v(false, 'testnet_only', 402);
+    case 'x402-server-error':
+      return v(false, 'not_402', 500);
+    case 'x402-sse-endless':
+      return v(false, 'not_402', 200);
+    case 'x402-templated':
+      return v(false, 'not_402', 400);
+    case 'x402-redirect-metadata':
+    case 'x402-redirect-private':
+      return v(false, 'redirect', 302);
+    case 'x402-rate-limited':
+    case 'mcp-rate-limited':
+      return v(false, 'rate_limited', 429);
+    case 'x402-reset':
+      return v(false, 'reset', null);
+    case 'x402-slow':
+    case 'mcp-slow':
+      return TIMEOUT;
+    case 'x402-dead':
+    case 'mcp-dead':
+      return v(false, 'refused', null);
+    case 'mcp-streamable':
+    case 'mcp-template':
+      return v(true, 'ok', 406);
+    case 'mcp-outage':
+      return inOutage(tl, at) ? v(false, 'status_not_allowed', 503) : v(true, 'ok', 406);
+    case 'mcp-2026':
+      return v(true, 'ok', 405);
+    case 'mcp-legacy-sse':
+    case 'mcp-website':
+      return v(true, 'ok', 200);
+    case 'mcp-auth':
+      return v(true, 'ok', 401);
+    case 'mcp-forbidden':
+      return v(true, 'ok', 403);
+    case 'mcp-not-found':
+    case 'mcp-template-unfilled':
+      return v(false, 'status_not_allowed', 404);
+    case 'mcp-server-error':
+      return v(false, 'status_not_allowed', 500);
+    case 'mcp-redirect':
+      return v(false, 'redirect', 301);
+  }
+}

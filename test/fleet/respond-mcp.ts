@@ -1,0 +1,147 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { z } from 'zod';
+import type { McpBehaviour } from './behaviours.ts';
+import type { EndpointSpec } from './plan.ts';
+import { hold } from './respond-x402.ts';
+import { FLEET_SUFFIX, type FleetState } from './state.ts';
+import { inOutage } from './timeline.ts';
+
+/**
+ * Answers of MCP endpoints. The real-protocol ones are made with @modelcontextprotocol/sdk 1.32 so
+ * a plain GET gets exactly what the SDK answers (Streamable HTTP: 406 when Accept lacks
+ * text/event-stream; legacy SSE: 200 and a stream that never ends), and a real MCP client can
+ * list and call the `echo` tool.
+ */
+
+function buildServer(spec: EndpointSpec): McpServer {
+  const server = new McpServer({ name: spec.serverName ?? spec.name, version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    { description: 'Echo the given text back', inputSchema: { text: z.string().max(1000) } },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  return server;
+}
+
+interface Recorded {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The SDK's answer to a GET whose Accept lacks text/event-stream, recorded once from a real SDK
+ * transport and replayed. The SDK checks Accept before anything else on GET (1.32
+ * handleGetRequest), so the answer does not depend on the server or the rest of the request; the
+ * replay spares a McpServer + transport per probe (~1 ms each), which matters at 20k endpoints.
+ */
+let plainGet: Promise<Recorded> | null = null;
+
+async function recordPlainGet(): Promise<Recorded> {
+  const server = new McpServer({ name: 'fleet-recorder', version: '1.0.0' });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const r = await transport.handleRequest(new Request('http://fleet.invalid/mcp', { method: 'GET', headers: { accept: 'application/json' } }));
+    const headers: Record<string, string> = {};
+    r.headers.forEach((v, k) => (headers[k] = v));
+    return { status: r.status, headers, body: await r.text() };
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/** Stateless Streamable HTTP (REFERENCE.md pattern): a fresh server and transport per request. */
+async function streamable(spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === 'GET' && !String(req.headers.accept ?? '').includes('text/event-stream')) {
+    plainGet ??= recordPlainGet();
+    const r = await plainGet;
+    return send(res, r.status, r.headers['content-type'] ?? 'application/json', r.body);
+  }
+  const server = buildServer(spec);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.once('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
+/** Legacy HTTP+SSE sessions by id (POST /messages?sessionId=…), dropped when the stream closes. */
+const sseSessions = new Map<string, SSEServerTransport>();
+
+async function legacySse(spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (req.method === 'POST' && path === '/messages') {
+    const id = new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '';
+    const t = sseSessions.get(id);
+    if (!t) return send(res, 404, 'text/plain', 'unknown session');
+    return t.handlePostMessage(req, res);
+  }
+  if (req.method !== 'GET') return send(res, 405, 'text/plain', 'Method Not Allowed', { allow: 'GET' });
+  const server = buildServer(spec);
+  const transport = new SSEServerTransport('/messages', res);
+  sseSessions.set(transport.sessionId, transport);
+  res.once('close', () => {
+    sseSessions.delete(transport.sessionId);
+    void server.close();
+  });
+  await server.connect(transport);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+}
+
+const WEBSITE_HTML =
+  '<!doctype html><html><head><title>Acme Tools</title></head><body><h1>Acme Tools</h1>' +
+  '<p>Our MCP server is coming soon. Read the <a href="/docs">docs</a>.</p></body></html>';
+
+export async function respondMcp(state: FleetState, spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const b = spec.behaviour as McpBehaviour;
+  const host = `${spec.host}${FLEET_SUFFIX}:${state.port}`;
+  switch (b) {
+    case 'mcp-streamable':
+    case 'mcp-template':
+      return streamable(spec, req, res);
+    case 'mcp-outage':
+      if (inOutage(state.timeline, state.clock())) return send(res, 503, 'text/plain', 'Service Unavailable', { 'retry-after': '3600' });
+      return streamable(spec, req, res);
+    case 'mcp-2026':
+      // The 2026-07-28 revision drops the GET stream: GET is 405 with Allow: POST; POST speaks MCP.
+      if (req.method === 'GET') {
+        return send(res, 405, 'application/json', JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null }), { allow: 'POST' });
+      }
+      return streamable(spec, req, res);
+    case 'mcp-legacy-sse':
+      return legacySse(spec, req, res);
+    case 'mcp-auth':
+      return send(res, 401, 'application/json', JSON.stringify({ error: 'invalid_token', error_description: 'Authorization required' }), {
+        'www-authenticate': `Bearer resource_metadata="http://${host}/.well-known/oauth-protected-resource"`,
+      });
+    case 'mcp-forbidden':
+      return send(res, 403, 'application/json', JSON.stringify({ error: 'forbidden' }));
+    case 'mcp-website':
+      return send(res, 200, 'text/html; charset=utf-8', WEBSITE_HTML);
+    case 'mcp-not-found':
+    case 'mcp-template-unfilled':
+      return send(res, 404, 'text/plain', 'Not Found');
+    case 'mcp-server-error':
+      return send(res, 500, 'text/plain', 'Internal Server Error');
+    case 'mcp-redirect':
+      return send(res, 301, 'text/plain', 'Moved', { location: 'http://127.0.0.1:1/mcp' });
+    case 'mcp-rate-limited':
+      return send(res, 429, 'application/json', JSON.stringify({ error: 'rate_limited' }), { 'retry-after': '60' });
+    case 'mcp-slow':
+      return hold(res, state.slowMs, () => send(res, 406, 'application/json', '{}'));
+    case 'mcp-dead':
+      return send(res, 421, 'text/plain', 'Misdirected Request');
+  }
+}

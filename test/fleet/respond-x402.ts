@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { X402Behaviour } from './behaviours.ts';
+import { encodeHeader, offersAt, paymentRequiredV1, paymentRequiredV2, v1StyleOf } from './payment.ts';
+import type { EndpointSpec } from './plan.ts';
+import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
+import { inOutage } from './timeline.ts';
+
+/**
+ * Answers of x402 endpoints. Each branch is the wire behaviour documented in behaviours.ts; the
+ * payment request is rebuilt per request from (endpoint, clock()) so scripted changes show up live.
+ */
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export const PRIVATE_REDIRECTS: Partial<Record<X402Behaviour, string>> = {
+  'x402-redirect-metadata': 'http://169.254.169.254/latest/meta-data/',
+  'x402-redirect-private': 'http://10.0.0.1/',
+};
+
+export const INVALID_BASE64_HEADER = 'eyJ4NDAyVmVyc2lvbiI6Mn0!!not*base64 ~';
+
+const PAYWALL_HTML =
+  '<!doctype html><html><head><title>Payment required</title></head><body><h1>Payment required</h1>' +
+  '<p>Connect a wallet to pay $0.01 USDC for this resource.</p><script>window.x402={amount:"0.01"}</script></body></html>';
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+}
+
+function sendV2(state: FleetState, spec: EndpointSpec, res: ServerResponse, url: string, now: Date): void {
+  const pr = paymentRequiredV2(spec, url, offersAt(spec, now, state.timeline));
+  let header = encodeHeader(pr, state.headerEncoding);
+  if (spec.behaviour === 'x402-urlsafe-base64') header = toUrlSafe(header);
+  send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': header, 'cache-control': 'private, no-store' }, '{}');
+}
+
+/** URL-safe alphabet, no padding; guaranteed to differ from standard base64 (a `-` or `_` is forced in). */
+function toUrlSafe(b64: string): string {
+  const s = b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return /[-_]/.test(s) ? s : `${s}_`;
+}
+
+/** Resource URL named in the payment request: the listed URL, or the requested one on wildcard hosts. */
+function resourceUrl(state: FleetState, spec: EndpointSpec, req: IncomingMessage): string {
+  return spec.catchAll ? `http://${spec.host}${FLEET_SUFFIX}:${state.port}${req.url ?? '/'}` : urlOf(state, spec);
+}
+
+/** Hold the request for `ms`, then run `fn` — unless the client went away first (timer cleared). */
+export function hold(res: ServerResponse, ms: number, fn: () => void): void {
+  const t = setTimeout(fn, ms);
+  res.once('close', () => clearTimeout(t));
+}
+
+/** 200 text/event-stream that never ends: a comment every `intervalMs` until the client leaves. */
+export function endlessSse(res: ServerResponse, intervalMs: number): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write('event: ready\ndata: {}\n\n');
+  let n = 0;
+  const t = setInterval(() => res.write(`: tick ${n++}\n\n`), intervalMs);
+  res.once('close', () => clearInterval(t));
+}
+
+export function respondX402(state: FleetState, spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): void {
+  const now = state.clock();
+  const url = resourceUrl(state, spec, req);
+  const b = spec.behaviour as X402Behaviour;
+  switch (b) {
+    case 'x402-v1':
+    case 'x402-v1-caip2':
+    case 'x402-mislabelled':
+    case 'x402-dollar-amount': {
+      const pr = paymentRequiredV1(spec, url, offersAt(spec, now, state.timeline), v1StyleOf(spec)!);
+      return send(res, 402, { 'content-type': JSON_TYPE }, JSON.stringify(pr));
+    }
+    case 'x402-html-paywall':
+      return send(res, 402, { 'content-type': 'text/html; charset=utf-8' }, PAYWALL_HTML);
+    case 'x402-invalid-base64':
+      return send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': INVALID_BASE64_HEADER }, '{}');
+    case 'x402-post-only':
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        return send(res, 200, { 'content-type': JSON_TYPE }, JSON.stringify({ message: 'POST a JSON body to call this paid endpoint' }));
+      }
+      return sendV2(state, spec, res, url, now);
+    case 'x402-outage':
+      if (inOutage(state.timeline, now)) return send(res, 503, { 'content-type': 'text/plain', 'retry-after': '3600' }, 'Service Unavailable');
+      return sendV2(state, spec, res, url, now);
+    case 'x402-server-error':
+      return send(res, 500, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'internal_error', message: 'upstream exploded' }));
+    case 'x402-slow':
+      return hold(res, state.slowMs, () => sendV2(state, spec, res, url, state.clock()));
+    case 'x402-sse-endless':
+      return endlessSse(res, state.sseIntervalMs);
+    case 'x402-redirect-metadata':
+    case 'x402-redirect-private':
+      return send(res, 302, { location: PRIVATE_REDIRECTS[b]!, 'content-type': 'text/plain' }, 'Found');
+    case 'x402-rate-limited':
+      return send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '60' }, JSON.stringify({ error: 'rate_limited' }));
+    case 'x402-reset':
+      // RST rather than FIN, so the client sees ECONNRESET (reason `reset`), not a clean close.
+      req.socket.resetAndDestroy();
+      return;
+    case 'x402-templated':
+      return send(res, 400, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'invalid_id', message: `no item ${JSON.stringify(req.url)}` }));
+    case 'x402-dead':
+      // Never reached through the listed URL (it points at the refusing port).
+      return send(res, 421, { 'content-type': 'text/plain' }, 'Misdirected Request');
+    default:
+      return sendV2(state, spec, res, url, now);
+  }
+}

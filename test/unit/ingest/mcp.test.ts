@@ -1,0 +1,190 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
+import { fillRemoteUrl, httpJsonFetcher, ingestMcp, mcpCandidateId, normalizeMcpEntry, parseMcpEntry } from '../../../pipeline/ingest/index.ts';
+import type { Store } from '../../../pipeline/store/store.ts';
+import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { dumpIngestTables, mcpEntry, serveJson } from './support.ts';
+
+const SAMPLE = join(PROJECT_DATA, 'samples', 'mcp-registry.json');
+const noRetry = httpJsonFetcher({ retries: 0, timeoutMs: 5000 });
+
+async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
+  const t = tempDir();
+  const store = await openTestStore(t.dir);
+  try {
+    await fn(store, t.dir);
+  } finally {
+    store.close();
+    t.cleanup();
+  }
+}
+
+/** A cursor-paged /v0.1/servers endpoint over `entries()`, 2 per page, honouring updated_since. */
+function registry(entries: () => Record<string, unknown>[], legacyCursor = false) {
+  return (u: URL) => {
+    const since = u.searchParams.get('updated_since');
+    const all = entries().filter((e) => {
+      if (!since) return true;
+      const m = (e['_meta'] as Record<string, { updatedAt: string }>)['io.modelcontextprotocol.registry/official']!;
+      return Date.parse(m.updatedAt) > Date.parse(since);
+    });
+    const start = Number(u.searchParams.get('cursor') ?? 0);
+    const servers = all.slice(start, start + 2);
+    const next = start + 2 < all.length ? String(start + 2) : undefined;
+    return { body: { servers, metadata: { count: servers.length, ...(next ? (legacyCursor ? { next_cursor: next } : { nextCursor: next }) : {}) } } };
+  };
+}
+
+describe('MCP registry ingest', () => {
+  it('fills {variable} placeholders from default, value or first choice; otherwise the URL is templated', () => {
+    expect(fillRemoteUrl('https://{tenant}.x.example/mcp', { tenant: { default: 'demo' } })).toEqual({ url: 'https://demo.x.example/mcp', templated: false });
+    expect(fillRemoteUrl('https://{r}.x.example/{v}/sse', { r: { choices: ['eu', 'us'] }, v: { value: 'v2' } })).toEqual({
+      url: 'https://eu.x.example/v2/sse',
+      templated: false,
+    });
+    expect(fillRemoteUrl('https://x.example/{a}/{b}', { a: { default: 'one' }, b: { description: 'no default' } })).toEqual({
+      url: 'https://x.example/{a}/{b}',
+      templated: true,
+    });
+    expect(fillRemoteUrl('https://x.example/{a}', { a: { default: '../../admin?x=1' } })).toEqual({ url: 'https://x.example/..%2F..%2Fadmin%3Fx%3D1', templated: false });
+    expect(fillRemoteUrl('https://x.example/mcp', null)).toEqual({ url: 'https://x.example/mcp', templated: false });
+  });
+
+  it('makes one service per (server name, remote URL) with the MCP facts; deleted → not listed', () => {
+    const entry = parseMcpEntry({
+      server: {
+        name: 'io.github.a/b',
+        title: 'B\u202E tools',
+        description: 'd',
+        remotes: [
+          { type: 'streamable-http', url: 'https://b.example/mcp' },
+          { type: 'sse', url: 'https://b.example/{path}', variables: { path: { default: 'sse' } } },
+          { type: 'sse', url: 'javascript:alert(1)' },
+        ],
+      },
+      _meta: { 'io.modelcontextprotocol.registry/official': { status: 'deleted', updatedAt: '2026-11-02T00:00:00Z' } },
+    })!;
+    const { records, skipped } = normalizeMcpEntry(entry, 's');
+    expect(skipped).toEqual({ invalid_url: 1 });
+    expect(records.map((r) => [r.id, r.url, r.remote_type, r.templated_url])).toEqual([
+      [mcpCandidateId('io.github.a/b', 'https://b.example/mcp'), 'https://b.example/mcp', 'streamable-http', false],
+      [mcpCandidateId('io.github.a/b', 'https://b.example/{path}'), 'https://b.example/sse', 'sse', false],
+    ]);
+    expect(records[0]).toMatchObject({
+      type: 'mcp_server',
+      protocol: 'mcp',
+      pass_rule: 'mcp-reach/3',
+      method: 'GET',
+      name: 'B tools',
+      mcp_status: 'deleted',
+      mcp_server_name: 'io.github.a/b',
+      listed: false,
+      registry_updated_at: '2026-11-02T00:00:00.000Z',
+    });
+  });
+
+  it('loads the sample snapshot (cursor paging, both cursor spellings); a second run gives the same rows and ids', async () => {
+    await withDb(async (store, dir) => {
+      const ctx = makeContext(dir);
+      const a = await ingestMcp(ctx, store, { source: SAMPLE });
+      expect(a.counts).toMatchObject({ mode: 'full', complete: true, no_remotes: 3, templated: 1, deleted: 2, skipped_unknown_unlisted: 2 });
+      expect(a.counts.servers).toBeGreaterThanOrEqual(40);
+      const first = await dumpIngestTables(store);
+      const b = await ingestMcp(ctx, store, { source: SAMPLE });
+      expect(b.counts).toMatchObject({ inserted: 0, updated: a.counts.inserted, delisted_missing: 0 });
+      expect(await dumpIngestTables(store)).toEqual(first);
+      const kinds = await store.all("SELECT remote_type, count(*)::INT AS n FROM services WHERE protocol = 'mcp' GROUP BY ALL ORDER BY ALL");
+      expect(kinds.map((k) => (k as { remote_type: string }).remote_type)).toEqual(['sse', 'streamable-http']);
+      // The older version listed next to the latest is not tracked.
+      expect(await store.all("SELECT url FROM services WHERE mcp_server_name = 'dev.mcpworks/forecasts'")).toEqual([{ url: 'https://forecasts.mcpworks.example/mcp' }]);
+      const hostile = await store.all<{ name: string }>("SELECT name FROM services WHERE host = 'hostile.prank.example'");
+      expect(hostile[0]!.name.length).toBeLessThanOrEqual(120);
+      expect(hostile[0]!.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
+    });
+  });
+
+  it('syncs incrementally with updated_since after the first sync; deleted entries are delisted, absence is not', async () => {
+    await withDb(async (store, dir) => {
+      const clock = testClock('2026-11-10T00:00:00Z');
+      const ctx = makeContext(dir, { clock });
+      let entries = [
+        mcpEntry('io.github.x/alpha', 'https://alpha.example/mcp', 'active', '2026-11-01T00:00:00Z'),
+        mcpEntry('io.github.x/beta', 'https://beta.example/mcp', 'active', '2026-11-01T00:00:00Z'),
+        mcpEntry('io.github.x/gamma', 'https://gamma.example/mcp', 'active', '2026-11-01T00:00:00Z'),
+      ];
+      const s = await serveJson(registry(() => entries, true));
+      const src = `${s.url}/v0.1/servers`;
+      const svc = (name: string) => mcpCandidateId(name, `https://${name.split('/')[1]}.example/mcp`);
+      const state = async (name: string) =>
+        (await store.all(`SELECT listed, mcp_status, unlisted_at, last_seen_at FROM services WHERE id = '${svc(name)}'`))[0];
+      try {
+        const full = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
+        expect(full.counts).toMatchObject({ mode: 'full', inserted: 3, pages: 2 });
+        expect(s.requests.map((r) => [r.searchParams.get('version'), r.searchParams.get('cursor'), r.searchParams.get('updated_since')])).toEqual([
+          ['latest', null, null],
+          ['latest', '2', null],
+        ]);
+
+        // Later: beta is taken down, delta is new, gamma disappears from answers (unchanged).
+        clock.set('2026-11-11T00:00:00Z');
+        entries = [
+          mcpEntry('io.github.x/alpha', 'https://alpha.example/mcp', 'active', '2026-11-01T00:00:00Z'),
+          mcpEntry('io.github.x/beta', 'https://beta.example/mcp', 'deleted', '2026-11-10T12:00:00Z'),
+          mcpEntry('io.github.x/delta', 'https://delta.example/mcp', 'active', '2026-11-10T13:00:00Z'),
+        ];
+        s.requests.length = 0;
+        const inc = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
+        expect(inc.counts).toMatchObject({ mode: 'incremental', updated_since: '2026-11-10T00:00:00.000Z', inserted: 1, delisted_status: 1, delisted_missing: 0 });
+        expect(s.requests[0]!.searchParams.get('updated_since')).toBe('2026-11-10T00:00:00.000Z');
+        expect(await state('io.github.x/beta')).toEqual({ listed: false, mcp_status: 'deleted', unlisted_at: '2026-11-11 00:00:00', last_seen_at: '2026-11-10 00:00:00' });
+        expect(await state('io.github.x/gamma')).toMatchObject({ listed: true });
+        expect(await state('io.github.x/alpha')).toMatchObject({ listed: true, last_seen_at: '2026-11-10 00:00:00' }); // not in the incremental answer
+
+        // beta comes back; a full sync then delists what is absent (gamma).
+        clock.set('2026-11-12T00:00:00Z');
+        entries = [
+          mcpEntry('io.github.x/alpha', 'https://alpha.example/mcp', 'active', '2026-11-01T00:00:00Z'),
+          mcpEntry('io.github.x/beta', 'https://beta.example/mcp', 'active', '2026-11-11T12:00:00Z'),
+          mcpEntry('io.github.x/delta', 'https://delta.example/mcp', 'active', '2026-11-10T13:00:00Z'),
+        ];
+        const back = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0, full: true });
+        expect(back.counts).toMatchObject({ mode: 'full', relisted: 1, delisted_missing: 1 });
+        expect(await state('io.github.x/gamma')).toMatchObject({ listed: false, unlisted_at: '2026-11-12 00:00:00' });
+        expect(await store.all(`SELECT event_at, listed, reason FROM listing_events WHERE service_id = '${svc('io.github.x/beta')}' ORDER BY event_at`)).toEqual([
+          { event_at: '2026-11-10 00:00:00', listed: true, reason: 'first_seen' },
+          { event_at: '2026-11-11 00:00:00', listed: false, reason: 'deleted_status' },
+          { event_at: '2026-11-12 00:00:00', listed: true, reason: 'status_active' },
+        ]);
+        expect(await store.all("SELECT source, last_sync_at, last_complete_at FROM sync_state")).toEqual([
+          { source: 'mcp:official', last_sync_at: '2026-11-12 00:00:00', last_complete_at: '2026-11-12 00:00:00' },
+        ]);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
+  it('a malformed page leaves the database unchanged', async () => {
+    await withDb(async (store, dir) => {
+      const ctx = makeContext(dir);
+      const entries = [mcpEntry('a/one', 'https://one.example/mcp'), mcpEntry('a/two', 'https://two.example/mcp'), mcpEntry('a/three', 'https://three.example/mcp'), mcpEntry('a/four', 'https://four.example/mcp')];
+      let broken = false;
+      const good = registry(() => entries);
+      const s = await serveJson((u) => (broken && u.searchParams.get('cursor') ? { body: { servers: { not: 'a list' } } } : good(u)));
+      try {
+        await ingestMcp(ctx, store, { source: `${s.url}/v0.1/servers`, fetcher: noRetry, delayMs: 0 });
+        const before = await dumpIngestTables(store);
+        broken = true;
+        entries.pop();
+        await expect(ingestMcp(ctx, store, { source: `${s.url}/v0.1/servers`, fetcher: noRetry, delayMs: 0, full: true })).rejects.toMatchObject({
+          code: 'source_failed',
+          message: expect.stringMatching(/page 2 \(cursor 2\): not a \/v0.1\/servers page \(servers: /),
+        });
+        expect(await dumpIngestTables(store)).toEqual(before);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+});

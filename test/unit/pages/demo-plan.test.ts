@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { backfillTimes, createSimClock, demoTimeline, formatSummary, historyStart, stepPlan } from '../../../pipeline/demo/index.ts';
+
+// The demo's pure parts (pipeline/demo): the back-fill calendar, the step plan, the clock, the
+// scripted timeline and the printed summary.
+const end = new Date('2026-11-25T22:40:00Z');
+
+describe('backfillTimes', () => {
+  it('steps every coarse interval, then hourly for the recent hours, hour-aligned plus a minute, oldest first', () => {
+    const t = backfillTimes(end, { days: 2, coarseHours: 6, recentHours: 6 });
+    const iso = t.map((d) => d.toISOString());
+    expect(iso[0]).toBe('2026-11-23T22:01:00.000Z');
+    expect(iso.slice(0, 8)).toEqual([
+      '2026-11-23T22:01:00.000Z',
+      '2026-11-24T04:01:00.000Z',
+      '2026-11-24T10:01:00.000Z',
+      '2026-11-24T16:01:00.000Z',
+      '2026-11-24T22:01:00.000Z',
+      '2026-11-25T04:01:00.000Z',
+      '2026-11-25T10:01:00.000Z',
+      '2026-11-25T16:01:00.000Z',
+    ]);
+    expect(iso.slice(-6)).toEqual(['17', '18', '19', '20', '21', '22'].map((h) => `2026-11-25T${h}:01:00.000Z`));
+    for (let i = 1; i < t.length; i++) expect(t[i]!.getTime()).toBeGreaterThan(t[i - 1]!.getTime());
+    expect(t[t.length - 1]!.getTime()).toBeLessThanOrEqual(end.getTime());
+  });
+  it('the default plan (14 days, 6 h, last 24 h hourly) is 53 coarse + 24 hourly cycles', () => {
+    const t = backfillTimes(end, { days: 14, coarseHours: 6, recentHours: 24 });
+    expect(t).toHaveLength(77);
+    const hourly = t.slice(-24).map((d) => d.getTime());
+    for (let i = 1; i < hourly.length; i++) expect(hourly[i]! - hourly[i - 1]!).toBe(3_600_000);
+  });
+  it('historyStart is `days` before the last full hour', () => {
+    expect(historyStart(end, 14).toISOString()).toBe('2026-11-11T22:00:00.000Z');
+  });
+});
+
+describe('stepPlan', () => {
+  it('reads registries, docs and reports on the first cycle of each day and computes on the last one and at the end', () => {
+    const times = ['2026-11-24T16:01Z', '2026-11-24T22:01Z', '2026-11-25T04:01Z', '2026-11-25T10:01Z'].map((s) => new Date(s));
+    expect(times.map((_, i) => stepPlan(times, i))).toEqual([
+      { daily: true, compute: false },
+      { daily: false, compute: true },
+      { daily: true, compute: false },
+      { daily: false, compute: true },
+    ]);
+  });
+});
+
+describe('createSimClock', () => {
+  it('jumps to simulated times and runs on at real speed, then follows the real clock', () => {
+    let real = 1_000_000;
+    const c = createSimClock(new Date('2026-11-01T00:00:00Z'), () => real);
+    expect(c().toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    real += 1500;
+    expect(c().toISOString()).toBe('2026-11-01T00:00:01.500Z');
+    c.set(new Date('2026-11-02T00:00:00Z'));
+    real += 10;
+    expect(c().toISOString()).toBe('2026-11-02T00:00:00.010Z');
+    expect(c.simulated).toBe(true);
+    c.followReal();
+    expect(c.simulated).toBe(false);
+    expect(c().getTime()).toBe(real);
+  });
+});
+
+describe('demoTimeline', () => {
+  it('puts every scripted event inside the history, one outage in the last day', () => {
+    const start = historyStart(end, 14);
+    const tl = demoTimeline(start, 14);
+    const last = start.getTime() + 14 * 86_400_000;
+    for (const t of [tl.docsChangeAt, tl.priceChangeAt, tl.payToChangeAt, tl.networkAddedAt]) {
+      expect(t.getTime()).toBeGreaterThan(start.getTime());
+      expect(t.getTime()).toBeLessThan(last);
+    }
+    expect(tl.outages).toHaveLength(2);
+    expect(last - tl.outages[1]!.start.getTime()).toBeLessThan(86_400_000);
+  });
+});
+
+describe('formatSummary', () => {
+  it('prints the URLs to open and the figures', () => {
+    const text = formatSummary(
+      {
+        services: 305,
+        byTier: { reviewed: 6, discovered: 299 },
+        byType: { api_endpoint: 224, mcp_server: 80, task_marketplace: 1 },
+        inDirectory: 100,
+        checks: 5409,
+        checksPassed: 3713,
+        checks24h: 1084,
+        behaviours: 42,
+        fleetEndpoints: 300,
+        days: 14,
+        cycles: 72,
+        readyMs: 41_234,
+      },
+      'http://127.0.0.1:8787',
+      { coarseHours: 6, recentHours: 24 },
+    );
+    expect(text).toContain('ready in 41.2 s');
+    expect(text).toContain('Directory        http://127.0.0.1:8787/');
+    expect(text).toContain('http://127.0.0.1:8787/mcp');
+    expect(text).toContain('1 task marketplace)');
+    expect(text).toContain('In the directory: 100');
+    expect(text).toContain('Checks recorded: 5409 (3713 passed; 1084 in the last 24 hours)');
+    expect(text).toContain('every 6 h, then hourly for the last 24 h');
+  });
+});
