@@ -1,16 +1,13 @@
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { clientAddress } from './auth/address.ts';
 import { hashKey, keyFromHeaders } from './auth/keys.ts';
 import type { AppDeps } from './deps.ts';
 import { apiStatus } from './middleware/api-status.ts';
 import { notFound, onError } from './middleware/errors.ts';
+import { readCors } from './middleware/read-cors.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { mountApi } from './routes/api.ts';
 import { mountMeta } from './routes/meta.ts';
-
-/** Headers a browser script may read on a cross-origin read. */
-const EXPOSED = ['X-API-Status', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Deprecation', 'Sunset'];
 
 /**
  * The HTTP app (CONTRACTS.md "Server"). Order matters:
@@ -23,7 +20,7 @@ const EXPOSED = ['X-API-Status', 'RateLimit-Limit', 'RateLimit-Remaining', 'Rate
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', apiStatus());
-  app.on(['GET', 'HEAD', 'OPTIONS'], ['/api/*', '/healthz', '/openapi.json'], cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['Authorization', 'X-API-Key'], exposeHeaders: EXPOSED, maxAge: 600 }));
+  app.on(['GET', 'HEAD', 'OPTIONS'], ['/api/*', '/healthz', '/openapi.json'], readCors({ allowHeaders: ['Authorization', 'X-API-Key'], maxAgeSeconds: 600 }));
 
   const limits = deps.config.serve.rateLimits;
   const trustProxy = deps.config.serve.trustProxy;

@@ -7,17 +7,19 @@ export type TermsChangeKind = (typeof TERMS_CHANGE_KINDS)[number];
 
 /**
  * Materialize `terms_changes` (every change up to now) and `terms_summary` (view terms_90d) for
- * discovered x402 services. atlas_now must be set to `now`. The change events are computed once
- * (LAG over the observations) into a temporary table that shadows the view terms_change_events for
- * this connection, so terms_90d reads the same rows.
+ * discovered x402 services. atlas_now must be set to `now`. The observation spans and the change
+ * events (LAG over the observations) are computed once into temporary tables that shadow the views
+ * terms_spans and terms_change_events for this connection, so terms_90d reads the same rows.
  */
 export async function materializeTerms(store: Store, now: Date): Promise<{ services: number; changes: number }> {
-  await store.run('CREATE OR REPLACE TEMP TABLE terms_change_events AS SELECT * FROM main.terms_change_events');
   try {
+    await store.run('CREATE OR REPLACE TEMP TABLE terms_spans AS SELECT * FROM main.terms_spans');
+    await store.run('CREATE OR REPLACE TEMP TABLE terms_change_events AS SELECT * FROM main.terms_change_events');
     await store.run('CREATE OR REPLACE TABLE terms_changes AS SELECT service_id, changed_at, kinds FROM terms_change_events');
     await store.run(`CREATE OR REPLACE TABLE terms_summary AS SELECT t.*, ${sqlTime(now)} AS computed_at FROM terms_90d t`);
   } finally {
     await store.run('DROP TABLE IF EXISTS temp.terms_change_events');
+    await store.run('DROP TABLE IF EXISTS temp.terms_spans');
   }
   const [r] = await store.all<{ s: number; c: number }>(
     'SELECT (SELECT count(*) FROM terms_summary)::INTEGER AS s, (SELECT count(*) FROM terms_changes)::INTEGER AS c',

@@ -38,13 +38,15 @@ export async function backfill(
   store: Store,
   clock: SimClock,
   times: readonly Date[],
-  opts: DemoStepOptions & { onCycle?: (i: number, at: Date, r: DemoStepResult) => void },
+  opts: DemoStepOptions & { onCycle?: (i: number, at: Date, r: DemoStepResult) => void; signal?: AbortSignal },
 ): Promise<BackfillResult> {
   const t0 = performance.now();
   const failures: string[] = [];
   const stepMs: Record<string, number> = {};
   let checks = 0;
   for (let i = 0; i < times.length; i++) {
+    // Stop between cycles (Ctrl-C during start-up): a cycle is never cut in half.
+    opts.signal?.throwIfAborted();
     const at = times[i]!;
     clock.set(at);
     if (i === 0) await ingestListings(ctx, store, ctx.paths.listings);

@@ -37,6 +37,8 @@ export interface DemoOptions {
   /** Live cycle period (default one hour); `false` for no live cycles (tests). */
   liveEveryMs?: number | false;
   onProgress?: (line: string) => void;
+  /** Abort the start-up (Ctrl-C while back-filling): everything started is stopped, then it rejects. */
+  signal?: AbortSignal;
 }
 
 export interface DemoHandle {
@@ -53,7 +55,7 @@ export const DEMO_DEFAULTS = {
   days: 14,
   port: 8787,
   host: '127.0.0.1',
-  size: 300,
+  size: 250,
   seed: 7,
   probeTimeoutMs: 1500,
   probeConcurrency: 128,
@@ -114,6 +116,7 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       const bf = await backfill(ctx, store, clock, times, {
         probeTimeoutMs: opts.probeTimeoutMs,
         probeConcurrency: opts.probeConcurrency,
+        ...(opts.signal ? { signal: opts.signal } : {}),
         onCycle: (_i, at, r) => {
           const day = at.toISOString().slice(0, 10);
           if (day !== lastDay) progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
@@ -130,6 +133,7 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       store.close();
     }
 
+    opts.signal?.throwIfAborted();
     server = await startServer(ctx, { port: opts.port, host: opts.host, siteDir: paths.publicDir, replicaId: 'demo' });
     if (opts.liveEveryMs !== false) {
       live = startLiveCycles(ctx, { probeTimeoutMs: opts.probeTimeoutMs, probeConcurrency: opts.probeConcurrency, ...(opts.liveEveryMs ? { everyMs: opts.liveEveryMs } : {}) });

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { checkAddress } from './address-guard.ts';
-import { lookupStatic, type ResolveMap } from './resolve-map.ts';
+import { compileResolveMap, type ResolveMap } from './resolve-map.ts';
 
 /**
  * The `lookup` handed to net.connect/tls.connect through undici's `connect` options. It runs at
@@ -29,8 +29,8 @@ export interface GuardOptions {
 }
 
 /** Resolve (static map first, then DNS) and judge every address. Throws BlockedAddressError. */
-export async function resolveGuarded(hostname: string, opts: GuardOptions): Promise<LookupAddress[]> {
-  const mapped = lookupStatic(opts.resolveMap, hostname);
+export async function resolveGuarded(hostname: string, opts: GuardOptions, mapLookup = compileResolveMap(opts.resolveMap)): Promise<LookupAddress[]> {
+  const mapped = mapLookup(hostname);
   let addrs: LookupAddress[];
   if (mapped !== null) addrs = [{ address: mapped, family: isIP(mapped) || 4 }];
   else if (isIP(hostname)) addrs = [{ address: hostname, family: isIP(hostname) }];
@@ -49,8 +49,9 @@ type LookupCb = (err: NodeJS.ErrnoException | null, address: string | LookupAddr
 
 /** Node's lookup signature (hostname, options, callback), honouring `all` (set by autoSelectFamily). */
 export function makeGuardedLookup(opts: GuardOptions) {
+  const mapLookup = compileResolveMap(opts.resolveMap);
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCb): void => {
-    resolveGuarded(hostname, opts).then(
+    resolveGuarded(hostname, opts, mapLookup).then(
       (addrs) => {
         const fam = options?.family === 6 || options?.family === 'IPv6' ? 6 : options?.family === 4 || options?.family === 'IPv4' ? 4 : 0;
         const list = fam ? addrs.filter((a) => a.family === fam) : addrs;

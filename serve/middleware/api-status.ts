@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { headersFinished } from './finished-headers.ts';
 
 /**
  * Spec 1 / 9.3: every response carries `X-API-Status: preview`, including errors, 404s and the
@@ -7,5 +8,5 @@ import type { MiddlewareHandler } from 'hono';
 export const apiStatus = (): MiddlewareHandler =>
   async function apiStatus(c, next) {
     await next();
-    c.res.headers.set('X-API-Status', 'preview');
+    if (!headersFinished(c)) c.res.headers.set('X-API-Status', 'preview');
   };

@@ -2,7 +2,9 @@ import type { Context, Hono } from 'hono';
 import { clientAddress } from '../auth/address.ts';
 import { keyFromHeaders } from '../auth/keys.ts';
 import type { AppDeps } from '../deps.ts';
+import { markHeadersFinished } from '../middleware/finished-headers.ts';
 import { bodyCap, readJson } from '../middleware/json-body.ts';
+import { READ_CORS_HEADERS } from '../middleware/read-cors.ts';
 import {
   createKey,
   getFields,
@@ -20,6 +22,12 @@ import {
 import { deprecationHeaders, scheduleTierServed } from '../search/deprecation.ts';
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+/**
+ * Every header of a search answer in one plain object, built once: the search route returns its
+ * cached body with these and marks the headers finished (see middleware/finished-headers.ts).
+ */
+const SEARCH_HEADERS = { ...JSON_TYPE, 'X-API-Status': 'preview', ...READ_CORS_HEADERS };
+const SEARCH_HEADERS_DEPRECATED = { ...SEARCH_HEADERS, ...deprecationHeaders() };
 
 /** Hono's `queries()` (every value per name), so repeated parameters can be rejected. */
 const rawQuery = (c: Context): Record<string, string[]> => c.req.queries() ?? {};
@@ -32,6 +40,7 @@ const requestKey = (c: Context): string | null => keyFromHeaders((n) => c.req.he
 export function mountApi(app: Hono, deps: AppDeps): void {
   const cap = bodyCap(deps.config.serve.bodyLimitBytes);
   const trustProxy = deps.config.serve.trustProxy;
+  const limitsEnabled = deps.config.serve.rateLimits.enabled;
 
   app.get('/api/v1/services', (c) => {
     const url = c.req.url;
@@ -39,7 +48,8 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
     entry.json ??= JSON.stringify(entry.value);
     const carriesTier = entry.value.items.length > 0 && scheduleTierServed(deps.clock());
-    return c.body(entry.json, 200, carriesTier ? { ...JSON_TYPE, ...deprecationHeaders() } : JSON_TYPE);
+    if (!limitsEnabled) markHeadersFinished(c); // with rate limits on, their headers are added after
+    return new Response(entry.json, { status: 200, headers: carriesTier ? SEARCH_HEADERS_DEPRECATED : SEARCH_HEADERS });
   });
 
   app.get('/api/v1/services/:id', async (c) => {

@@ -108,8 +108,8 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
 }
 
 /**
- * The filters of spec 4.1 (pure; `nowMs` only for scope=directory): the positions of the rows that
- * match, as a mask. Semantics we chose where the spec is terse:
+ * The filters of spec 4.1 (pure; `nowMs` only for scope=directory): writes the positions of the
+ * matching rows to the start of `list` (length >= rows) and returns how many. Semantics we chose where the spec is terse:
  * - q: every whitespace-separated word must occur (case-insensitive) in name, host, URL or operator.
  * - host: exact, case-insensitive. provider: the host or any subdomain of it.
  * - network: substring of any offered network (case-insensitive).
@@ -119,9 +119,8 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
  *   unknown (null) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
  */
-export function matchMask(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number): Uint8Array {
+export function matchList(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
   const n = c.n;
-  const list = new Int32Array(n);
   for (let i = 0; i < n; i++) list[i] = i;
   let len = n;
   if (q.scope === 'directory') len = keepDirectory(list, len, c, nowMs);
@@ -157,7 +156,14 @@ export function matchMask(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowM
       if (w && len > 0) len = keepMarked(list, len, rowsContaining(c, w));
     }
   }
-  const mask = new Uint8Array(n);
+  return len;
+}
+
+/** The same as a mask over row positions (1 = matches); for tests and callers that want a set. */
+export function matchMask(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number): Uint8Array {
+  const list = new Int32Array(c.n);
+  const len = matchList(rows, c, q, nowMs, list);
+  const mask = new Uint8Array(c.n);
   for (let j = 0; j < len; j++) mask[list[j]!] = 1;
   return mask;
 }

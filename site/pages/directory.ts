@@ -75,7 +75,7 @@ export function renderServiceRow(s: ServiceSummary): Html {
 <td><a href="${page}">${serviceName(s)}</a> ${tierBadge(s.tier)}<br><code>${s.method} ${s.host}</code></td>
 <td>${typeLabel(s.type)}</td>
 <td class="num">${fmtPercent(e.pass_rate)}<br><span class="muted small">${fmtInt(e.passed_30d)}/${fmtInt(e.checks_30d)} checks${e.missed_30d ? html`, ${fmtInt(e.missed_30d)} missed` : html``}</span></td>
-<td>${latestBadge(s)}<br><span class="muted small">${e.last_check ? fmtTime(e.last_check.checked_at) : ''}</span></td>
+<td>${latestBadge(s)}${e.last_check && !e.last_check.passed ? html` <code class="small">${e.last_check.reason}</code>` : html``}<br><span class="muted small">${e.last_check ? fmtTime(e.last_check.checked_at) : ''}</span></td>
 <td class="opt">${intervalLabel(e.check_interval_hours)}</td>
 <td class="num opt">${priceCell(s)}</td>
 <td class="opt">${s.networks.length ? s.networks.map((n, i) => html`${i ? html`, ` : html``}<code>${n}</code>`) : html`<span class="muted">—</span>`}</td>

@@ -9,9 +9,9 @@ import { BATCH_SQL, DROP_STAGED, stagePartsSql, stageSummarySql } from './sql.ts
 import { JsonArrayWriter, validated } from './write.ts';
 
 export interface ServicesOptions {
-  /** Services per id-range batch (one query each). */
+  /** Services per ordinal-range batch (one query each; default 2000). */
   batchSize?: number;
-  /** Detail files written in parallel. */
+  /** Detail files written in parallel (default 8: more only adds overhead on one disk). */
   concurrency?: number;
 }
 
@@ -34,7 +34,7 @@ export interface ServicesResult {
  */
 export async function writeServices(store: Store, genDir: string, now: Date, log: Logger, opts: ServicesOptions = {}): Promise<ServicesResult> {
   const batchSize = opts.batchSize ?? 2000;
-  const limit = pLimit(opts.concurrency ?? 32);
+  const limit = pLimit(opts.concurrency ?? 8);
   const timings = { stage: 0, query: 0, shape: 0, write: 0 };
   let t = performance.now();
   const lap = (k: keyof typeof timings) => {
@@ -45,6 +45,7 @@ export async function writeServices(store: Store, genDir: string, now: Date, log
   const result: ServicesResult = { services: 0, inDirectory: 0, details: 0, invalid: 0, timings };
   let next: Promise<Row[]> | null = null;
   let summaries: JsonArrayWriter | null = null;
+  let inFlight: Promise<void> = Promise.resolve();
   try {
     await store.run(stageSummarySql(now));
     for (const sql of stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)) await store.run(sql);
@@ -87,9 +88,13 @@ export async function writeServices(store: Store, genDir: string, now: Date, log
         writes.push(limit(() => writeFile(join(detailDir, `${detail.id}.json`), body)));
       }
       lap('shape');
-      await Promise.all(writes);
+      // Overlap: this batch's files are written while the next batch is shaped; at most two
+      // batches of bodies are held in memory.
+      await inFlight;
+      inFlight = Promise.all(writes).then(() => undefined);
       result.details += writes.length;
     }
+    await inFlight;
     await summaries.close();
     lap('write');
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
@@ -98,6 +103,7 @@ export async function writeServices(store: Store, genDir: string, now: Date, log
     throw e;
   } finally {
     await next?.catch(() => undefined); // a prefetch still running must finish before the tables go
+    await inFlight.catch(() => undefined);
     for (const sql of DROP_STAGED) await store.run(sql).catch(() => undefined);
   }
   return result;

@@ -75,10 +75,15 @@ export const stagePartsSql = (now: Date, recent: number, days: number) => [
    SELECT s.ord, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
    FROM operations o JOIN pub_summary s ON s.id = o.service_id ORDER BY s.ord`,
   `CREATE OR REPLACE TEMP TABLE pub_recent AS
-   WITH r AS (
-     SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms FROM checks
-     WHERE checked_at <= ${ts(now)} AND checked_at > ${ts(now)} - INTERVAL 90 DAY
-     QUALIFY row_number() OVER (PARTITION BY service_id ORDER BY checked_at DESC, operation) <= ${recent}
+   WITH lim AS (SELECT service_id, min(interval_hours) AS h FROM operations GROUP BY service_id),
+   r AS (
+     -- Only the last ${recent} intervals of the service's fastest operation (and at most 90 days) can
+     -- hold its latest ${recent} checks on schedule: the window function sees a fraction of the table.
+     SELECT c.service_id, c.operation, c.slot, c.checked_at, c.status, c.passed, c.reason, c.rule, c.latency_ms
+     FROM checks c JOIN lim ON lim.service_id = c.service_id
+     WHERE c.checked_at <= ${ts(now)} AND c.checked_at > ${ts(now)} - INTERVAL 90 DAY
+       AND c.checked_at > ${ts(now)} - to_hours((lim.h * ${recent + 1})::BIGINT)
+     QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= ${recent}
    )
    SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
    FROM r JOIN pub_summary s ON s.id = r.service_id ORDER BY s.ord`,

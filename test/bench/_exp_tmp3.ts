@@ -16,6 +16,7 @@ const terms = normalizeTerms(2, [{ scheme: 'exact', network: 'eip155:8453', caip
 const slot = new Date('2026-11-25T00:00:00Z');
 let last = performance.now();
 const t0 = last;
+const c0 = process.cpuUsage();
 for (let i = 0; i < n; i++) {
   void w.add({ serviceId: `cand_${i}`, operation: 'primary', slot, checkedAt: slot, status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/1', latencyMs: 1, ttfbMs: 1, runId: 'r', url: 'https://x', method: 'GET', bytes: 2, detail: null }, process.env.NOTERMS ? null : terms);
   if ((i + 1) % 1000 === 0) {
@@ -28,7 +29,8 @@ for (let i = 0; i < n; i++) {
   }
 }
 await w.close();
-console.log('total', (performance.now() - t0).toFixed(0), 'ms');
+const cu = process.cpuUsage(c0);
+console.log('total', (performance.now() - t0).toFixed(0), 'ms', 'cpu/row', ((cu.user + cu.system) / 1000 / n).toFixed(3));
 const m = await store.all("SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t");
 console.log(m);
 store.close();

@@ -8,7 +8,7 @@
  *   npm run bench -- compute [--services N] [--checks-per-service N] [--terms N] [--keep DIR]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeAll } from '../../pipeline/compute/index.ts';
 import { fixedClock } from '../../pipeline/core/clock.ts';
@@ -35,6 +35,10 @@ export interface BenchResult {
   compute_changed_ms: number;
   bare_scan_ms: number;
   ratio: number;
+  compute_cpu_ms: number;
+  bare_scan_cpu_ms: number;
+  cpu_ratio: number;
+  load_average: number[];
   peak_rss_mb: number;
   threads: string;
   summary: unknown;
@@ -134,9 +138,15 @@ async function generate(store: Store, o: BenchOptions): Promise<void> {
   await store.run('DROP TABLE x; DROP TABLE gen; CHECKPOINT');
 }
 
+/** Last measured CPU time (user + system, all threads of this process) of a timed call, in ms. */
+let lastCpuMs = 0;
+
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const c = process.cpuUsage();
   const t = performance.now();
   const r = await fn();
+  const d = process.cpuUsage(c);
+  lastCpuMs = (d.user + d.system) / 1000;
   return [r, performance.now() - t];
 }
 
@@ -161,12 +171,16 @@ export async function run(args: string[] = []): Promise<BenchResult> {
     // Then bare scans and full computes, interleaved so both see the same machine load; medians.
     const bare: number[] = [];
     const full: number[] = [];
+    const bareCpu: number[] = [];
+    const fullCpu: number[] = [];
     let summary: unknown = null;
     for (let r = 0; r < o.repeat; r++) {
       bare.push((await timed(() => store.run(bareSql)))[1]);
+      bareCpu.push(lastCpuMs);
       const at = new Date(NOW.getTime() + (r + 1) * 60_000);
       const [s, ms] = await timed(() => computeAll(ctxAt(at), store, { scope: 'full' }));
       full.push(ms);
+      fullCpu.push(lastCpuMs);
       summary = s;
     }
     const bareMs = median(bare);
@@ -184,6 +198,10 @@ export async function run(args: string[] = []): Promise<BenchResult> {
       compute_changed_ms: Math.round(changedMs),
       bare_scan_ms: Math.round(bareMs * 10) / 10,
       ratio: Math.round((computeMs / bareMs) * 100) / 100,
+      compute_cpu_ms: Math.round(median(fullCpu)),
+      bare_scan_cpu_ms: Math.round(median(bareCpu)),
+      cpu_ratio: Math.round((median(fullCpu) / median(bareCpu)) * 100) / 100,
+      load_average: loadavg().map((x) => Math.round(x * 10) / 10),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       threads: threads?.v ?? '?',
       summary,
@@ -197,6 +215,8 @@ export async function run(args: string[] = []): Promise<BenchResult> {
         `  computeAll changed (nothing new): ${result.compute_changed_ms} ms`,
         `  bare GROUP BY scan, median of ${o.repeat}: ${result.bare_scan_ms} ms (interleaved with the full computes)`,
         `  ratio (median full / median bare): ${result.ratio}   (target < 8)`,
+        `  CPU time (user+sys, all threads), medians: full ${result.compute_cpu_ms} ms, bare ${result.bare_scan_cpu_ms} ms, ratio ${result.cpu_ratio}`,
+        `  machine load average (1/5/15 min): ${result.load_average.join(' / ')} on ${result.threads} DuckDB threads`,
         `  peak RSS:           ${result.peak_rss_mb} MB (target < 2048 MB)`,
         `  steps of the last full run (ms): ${JSON.stringify((summary as { steps_ms?: unknown }).steps_ms)}`,
         `  rows: ${JSON.stringify(summary && { ...(summary as Record<string, unknown>), steps_ms: undefined, run_id: undefined })}`,

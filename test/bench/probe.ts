@@ -1,14 +1,10 @@
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
-import { fixedClock } from '../../pipeline/core/clock.ts';
 import { defaultConfig } from '../../pipeline/core/config.ts';
-import { silentLogger } from '../../pipeline/core/log.ts';
-import { resolvePaths } from '../../pipeline/core/paths.ts';
-import { runProbe, shardOf } from '../../pipeline/probe/index.ts';
+import { shardOf } from '../../pipeline/probe/index.ts';
 import { migrate, openStore, type Store } from '../../pipeline/store/index.ts';
 
 /**
@@ -18,7 +14,8 @@ import { migrate, openStore, type Store } from '../../pipeline/store/index.ts';
  * twice: with a bare undici loop (probe-bare-child.ts: p-limit at the same concurrency, same agent
  * limits, body dumped) and with `runProbe` (guard, rules, x402 parsing, payment terms, batched DuckDB
  * writes) in this process, interleaved shard by shard so load drift on a shared machine hits both.
- * The fleet and the bare loop run in child processes, so the peak RSS printed is the prober's own.
+ * The fleet, the bare loop and the prober each run in their own process (the prober's as
+ * `atlas probe` would), so the peak RSS printed is the prober's own (maxRSS of its process).
  * Prints checks/s, CPU per check, the ratio probe/bare, and the projected time for 100,000 endpoints.
  * Targets: ratio ≥ 0.8, peak RSS < 300 MB, 100k < 10 min.
  */
@@ -66,18 +63,6 @@ async function seed(store: Store, endpoints: Endpoint[], dir: string): Promise<v
     SELECT id, 'primary', 'call', true, url, method, NULL, rule, 24, true FROM ${src}`);
 }
 
-/** Sample this process's RSS while `fn` runs; returns fn's result and the peak in bytes. */
-async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
-  try {
-    const value = await fn();
-    return { value, peak: Math.max(peak, process.memoryUsage.rss()) };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** The bare loop runs in its own process (probe-bare-child.ts), started once and given one shard at a time. */
 function startBareChild() {
   const child = fork(fileURLToPath(new URL('./probe-bare-child.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -86,6 +71,21 @@ function startBareChild() {
       new Promise<{ ms: number; ok: number; failed: number; cpuMs: number }>((resolve, reject) => {
         child.once('message', (m) => resolve(m as { ms: number; ok: number; failed: number; cpuMs: number }));
         child.once('exit', (code) => reject(new Error(`bare child exited with ${code}`)));
+        child.send(job);
+      }),
+    close: () => new Promise<void>((r) => (child.connected ? (child.once('exit', () => r()), child.disconnect()) : r())),
+  };
+}
+
+/** The prober runs in its own process (probe-runner-child.ts), like `atlas probe` would. */
+function startRunnerChild(dir: string, now: Date) {
+  const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  type Reply = { probed: number; ms: number; cpuMs: number; maxRssBytes: number; counts: { stored: number; passed: number; failed: number; payment_terms: number; by_reason: Record<string, number> } };
+  return {
+    run: (job: { concurrency: number; timeoutMs: number; shard: { index: number; count: number } }) =>
+      new Promise<Reply>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as Reply));
+        child.once('exit', (code) => reject(new Error(`probe runner exited with ${code}`)));
         child.send(job);
       }),
     close: () => new Promise<void>((r) => (child.connected ? (child.once('exit', () => r()), child.disconnect()) : r())),
@@ -108,14 +108,13 @@ export async function run(args: string[]): Promise<void> {
         `concurrency ${concurrency}, timeout ${timeoutMs} ms, 2 per host; node ${process.version}\n`,
     );
     const cfg = defaultConfig();
-    store = await openStore(join(dir, 'atlas.duckdb'));
     const now = new Date('2026-11-25T12:10:00Z');
+    store = await openStore(join(dir, 'atlas.duckdb'));
     await migrate(store, now);
     await seed(store, fleet.endpoints, dir);
-    cfg.probe.allowPrivate = true;
-    cfg.probe.resolve = { '*.fleet.test': '127.0.0.1' };
-    const ctx = { clock: fixedClock(now), paths: resolvePaths(dir), config: cfg, log: silentLogger, secret: 'bench-secret-0123456789' };
-    const s = store;
+    store.close();
+    store = null;
+    const runner = startRunnerChild(dir, now);
     // Interleaved rounds (bare on shard i, then the probe on the same shard i) so that load drift on a
     // shared machine hits both sides alike; the same endpoints are swept by both.
     const rounds = arg(args, '--rounds', 4);
@@ -126,27 +125,28 @@ export async function run(args: string[]): Promise<void> {
     let bareCpu = 0;
     let probeCpu = 0;
     const counts = { probed: 0, stored: 0, passed: 0, failed: 0, payment_terms: 0, by_reason: {} as Record<string, number> };
-    for (let i = 0; i < rounds; i++) {
-      const part = fleet.endpoints.filter((_, k) => shardOf(`cand_b${k}`, rounds) === i);
-      const bare = await bareChild.run({ endpoints: part, concurrency, timeoutMs, perHost: cfg.probe.perHost });
-      bareMs += bare.ms;
-      bareFailed += bare.failed;
-      bareCpu += bare.cpuMs;
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      const probe = await withPeakRss(() => runProbe(ctx, s, { concurrency, timeoutMs, shard: { index: i, count: rounds } }));
-      probeMs += performance.now() - t0;
-      const cu = process.cpuUsage(c0);
-      probeCpu += (cu.user + cu.system) / 1000;
-      probePeak = Math.max(probePeak, probe.peak);
-      const c = probe.value.counts;
-      counts.probed += c.probed;
-      counts.stored += c.stored;
-      counts.passed += c.passed;
-      counts.failed += c.failed;
-      counts.payment_terms += c.payment_terms;
-      for (const [k, v] of Object.entries(c.by_reason)) counts.by_reason[k] = (counts.by_reason[k] ?? 0) + v;
-      process.stdout.write(`  round ${i + 1}/${rounds}: ${part.length} endpoints, bare ${(bare.ms / 1000).toFixed(1)} s, probe ${(probe.value.durationMs / 1000).toFixed(1)} s\n`);
+    try {
+      for (let i = 0; i < rounds; i++) {
+        const part = fleet.endpoints.filter((_, k) => shardOf(`cand_b${k}`, rounds) === i);
+        const bare = await bareChild.run({ endpoints: part, concurrency, timeoutMs, perHost: cfg.probe.perHost });
+        bareMs += bare.ms;
+        bareFailed += bare.failed;
+        bareCpu += bare.cpuMs;
+        const probe = await runner.run({ concurrency, timeoutMs, shard: { index: i, count: rounds } });
+        probeMs += probe.ms;
+        probeCpu += probe.cpuMs;
+        probePeak = Math.max(probePeak, probe.maxRssBytes);
+        const c = probe.counts;
+        counts.probed += probe.probed;
+        counts.stored += c.stored;
+        counts.passed += c.passed;
+        counts.failed += c.failed;
+        counts.payment_terms += c.payment_terms;
+        for (const [k, v] of Object.entries(c.by_reason)) counts.by_reason[k] = (counts.by_reason[k] ?? 0) + v;
+        process.stdout.write(`  round ${i + 1}/${rounds}: ${part.length} endpoints, bare ${(bare.ms / 1000).toFixed(1)} s, probe ${(probe.ms / 1000).toFixed(1)} s\n`);
+      }
+    } finally {
+      await runner.close();
     }
     const n = fleet.endpoints.length;
     const bareRate = (n * 1000) / bareMs;
@@ -167,6 +167,14 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(
       `ratio probe/bare ${ratio.toFixed(2)} (target >= 0.8: ${mark(ratio >= 0.8)}); peak RSS ${mb(probePeak)} MB (target < 300: ${mark(probePeak < 300 * 2 ** 20)}); ` +
         `projected 100k sweep ${projectedMin.toFixed(1)} min at concurrency ${concurrency} (target < 10: ${mark(projectedMin < 10)})\n`,
+    );
+    // What the machine could do if the prober had both cores to itself (the measured rate above is
+    // shared with the fleet, the bare loop and anything else running): CPU per check vs 2 cores.
+    const cpuPerCheck = probeCpu / counts.probed;
+    const ceiling = 2000 / cpuPerCheck;
+    process.stdout.write(
+      `CPU ceiling on 2 cores: ${ceiling.toFixed(0)} checks/s (${cpuPerCheck.toFixed(2)} ms CPU per check) -> 100k in ${(100_000 / ceiling / 60).toFixed(1)} min of CPU; ` +
+        `load average at the end ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores\n`,
     );
   } finally {
     store?.close();

@@ -24,6 +24,11 @@ let fixed = '';
 const benchRoutes = (app: Hono, _deps: AppDeps) => {
   app.get('/__bench/fixed', (c) => c.body(fixed, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
   app.get('/__bench/mem', (c) => c.json({ rss: process.memoryUsage().rss, max_rss_kb: process.resourceUsage().maxRSS }));
+  // Server CPU time so far (µs): per-request CPU is robust to other load on the machine.
+  app.get('/__bench/cpu', (c) => {
+    const u = process.cpuUsage();
+    return c.json({ cpu_us: u.user + u.system });
+  });
 };
 
 const config = defaultConfig();

@@ -74,7 +74,8 @@ export function planFleet(size: number | undefined, seed: number, latency: Laten
     const b = pickWeighted(MIX, rnd());
     const bandR = rnd();
     const payers = bandR < 0.2 ? 100 + Math.floor(rnd() * 900) : bandR < 0.55 ? 5 + Math.floor(rnd() * 95) : Math.floor(rnd() * 5);
-    const hangs = rnd() < latency.hangShare;
+    // A dead port refuses before anything could hang: dead endpoints never count as hanging.
+    const hangs = rnd() < latency.hangShare && b !== 'x402-dead' && b !== 'mcp-dead';
     const latencyMs = latency.minMs + Math.floor(rnd() * Math.max(0, latency.maxMs - latency.minMs));
     const id = i.toString(36);
     let label: string;

@@ -169,6 +169,7 @@ export type FleetMessage =
 export function buildFleetView(state: FleetState, hooks: FleetHooks): Fleet {
   const endpoints = state.specs.map((s) => new Endpoint(state, s));
   const byName = new Map(endpoints.map((e) => [e.name, e]));
+  const byUrl = new Map(endpoints.map((e) => [e.url, e]));
   const docs = state.docs.map((d) => new Doc(state, d));
   const base = `http://127.0.0.1:${state.port}`;
   let closed = false;
@@ -187,6 +188,7 @@ export function buildFleetView(state: FleetState, hooks: FleetHooks): Fleet {
       if (!e) throw new Error(`fleet: no endpoint named ${name}`);
       return e;
     },
+    endpointByUrl: (url) => byUrl.get(url),
     setListed(name, listed) {
       const at = state.clock();
       applySetListed(state, name, listed, at);

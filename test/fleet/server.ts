@@ -59,7 +59,12 @@ function serveEndpoint(state: FleetState, spec: EndpointSpec, req: IncomingMessa
       });
     } else {
       req.resume(); // x402 handlers never read the body; drain it so keep-alive works
-      respondX402(state, spec, req, res);
+      try {
+        respondX402(state, spec, req, res);
+      } catch (e) {
+        if (!res.headersSent) text(res, 500, `fleet: ${(e as Error).message}`);
+        else res.destroy();
+      }
     }
   };
   if (spec.latencyMs > 0) hold(res, spec.latencyMs, run);
@@ -96,7 +101,15 @@ export async function listen(state: FleetState): Promise<Server> {
       keepAliveTimeout: 4_000,
       maxHeaderSize: 64 * 1024,
     },
-    (req, res) => handle(state, req, res),
+    (req, res) => {
+      // A bug in a handler must answer 500, not take the whole fleet (and every test using it) down.
+      try {
+        handle(state, req, res);
+      } catch (e) {
+        if (!res.headersSent) text(res, 500, `fleet: ${(e as Error).message}`);
+        else res.destroy();
+      }
+    },
   );
   server.maxConnections = 100_000;
   server.maxRequestsPerSocket = 0;

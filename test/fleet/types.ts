@@ -138,6 +138,8 @@ export interface Fleet {
   /** Directory of reviewed listing files, when written with writeFleetListings (else undefined). */
   listingsDir?: string;
   endpoint(name: string): FleetEndpoint;
+  /** The endpoint whose listed URL this is (as stored in services.url), if any. */
+  endpointByUrl(url: string): FleetEndpoint | undefined;
   /** Delist (false) or relist (true): x402 items disappear; MCP entries turn `deleted` / `active`. */
   setListed(name: string, listed: boolean): void;
   /** Replace a documentation page (string = 200 HTML) or make it fail; null restores the scripted page. */

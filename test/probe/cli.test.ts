@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../pipeline/store/index.ts';
-import { runProbeCli as runCli, spawnProbeCli } from './probe-cli.ts';
+import { spawn } from 'node:child_process';
+import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
+import { runCli } from '../helpers/cli.ts';
 import { openTestStore, tempDir } from '../helpers/context.ts';
 import { startBehaviourServer, type BehaviourServer } from './behaviour-server.ts';
 import { seedServices, type SeedService } from './seed.ts';
@@ -107,7 +109,11 @@ describe('atlas probe (CLI)', () => {
     try {
       const key = 'delay-40';
       const start = srv.requests.get(key) ?? 0;
-      const child = spawnProbeCli([...base, 'probe', '--allow-private', '--concurrency', '4']);
+      // The real CLI, spawned as cron would (test/helpers/cli.ts style), killed with SIGKILL mid-run.
+      const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), ...base, 'probe', '--allow-private', '--concurrency', '4'], {
+        cwd: PROJECT_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal ? -1 : code)));
       // Wait until a good share of requests was served (so several batches were flushed), then kill -9.
       await new Promise<void>((resolve, reject) => {

@@ -57,5 +57,5 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       tmp.cleanup();
     }
-  });
+  }, 240_000); // several CLI processes; generous for a loaded CI machine
 });

@@ -69,5 +69,5 @@ describe('serve over a real published tree', () => {
     } finally {
       tmp.cleanup();
     }
-  });
+  }, 240_000); // several CLI processes; generous for a loaded CI machine
 });

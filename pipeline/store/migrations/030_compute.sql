@@ -201,6 +201,16 @@ FROM (
   WINDOW w AS (PARTITION BY service_id ORDER BY observed_at, slot)
 ) t;
 
+-- Per service: the span of valid observations of the primary operation up to now, and whether the
+-- terms varied at all. `atlas compute` reads this once into a temporary table of the same name
+-- (shadowing this view for its connection), shared by terms_change_events and terms_90d.
+CREATE VIEW terms_spans AS
+SELECT service_id, operation, min(observed_at) AS first_at, max(observed_at) AS latest_at,
+  min(terms_hash) <> max(terms_hash) AS varied
+FROM payment_terms
+WHERE operation = 'primary' AND observed_at <= atlas_compute_now()
+GROUP BY service_id, operation;
+
 -- Every change of payment terms, classified (DESIGN.md) by comparing the observation with the
 -- previous valid one; one or more of:
 --   price            an amount differs for a (scheme, network, asset) offered in both
@@ -214,13 +224,9 @@ FROM (
 -- `atlas compute` reads this once into a temporary table of the same name (shadowing this view for
 -- its connection): the rows of `terms_changes` and the input of terms_90d.
 -- Same comparison as terms_observations, run only over services whose terms varied at all
--- (min(terms_hash) <> max(terms_hash)): a service with one set of terms has no change to find.
+-- (terms_spans.varied): a service with one set of terms has no change to find.
 CREATE VIEW terms_change_events AS
-WITH varying AS (
-  SELECT service_id FROM payment_terms
-  WHERE operation = 'primary' AND observed_at <= atlas_compute_now()
-  GROUP BY service_id HAVING min(terms_hash) <> max(terms_hash)
-),
+WITH varying AS (SELECT service_id FROM terms_spans WHERE varied),
 obs AS (
   SELECT t.service_id, t.observed_at, t.terms_hash, t.x402_version, t.networks, t.schemes, t.assets, t.pay_to_hashes, t.amounts, t.timeouts,
     lag(t.terms_hash) OVER w AS prev_hash,
@@ -271,11 +277,8 @@ CREATE VIEW terms_90d AS
 WITH p AS (SELECT atlas_compute_now() AS now),
 mainnet_ids AS (SELECT coalesce(list(id), []) AS ids FROM networks WHERE mainnet),
 span AS (
-  SELECT a.* FROM (
-    SELECT service_id, operation, min(observed_at) AS first_at, max(observed_at) AS latest_at
-    FROM payment_terms WHERE operation = 'primary' AND observed_at <= atlas_compute_now()
-    GROUP BY service_id, operation
-  ) a JOIN services s ON s.id = a.service_id AND s.tier = 'discovered'
+  SELECT a.service_id, a.operation, a.first_at, a.latest_at
+  FROM terms_spans a JOIN services s ON s.id = a.service_id AND s.tier = 'discovered'
 ),
 latest AS (
   SELECT t.service_id, t.networks

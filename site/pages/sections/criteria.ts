@@ -2,9 +2,15 @@ import { html, type Html } from '../html.ts';
 import { fmtTime } from '../format.ts';
 import type { CriterionResult, ServiceDetail } from '../model.ts';
 
-function showValue(v: unknown): string {
+/** A criterion's value or threshold for people: numbers rounded, objects as `key: value` pairs. */
+export function showValue(v: unknown): string {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+  if (Array.isArray(v)) return v.length ? v.map(showValue).join(', ') : '—';
+  if (typeof v === 'object') {
+    const parts = Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k.replace(/_/g, ' ')}: ${showValue(x)}`);
+    return parts.length ? parts.join('; ') : '—';
+  }
   return String(v);
 }
 

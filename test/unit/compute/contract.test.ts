@@ -44,4 +44,24 @@ describe('compute output contract', () => {
       }
     });
   });
+
+  it('leaves no temporary tables behind: the views read live data after a run', async () => {
+    await withDb(async (store, dir) => {
+      await addDiscovered(store, { id: 'cand_v' });
+      await insertCheckSeries(store, { serviceId: 'cand_v', from: T0, to: at(T0, 4), everyHours: 24 });
+      await insertTerms(store, [makeTerms({ service_id: 'cand_v', observed_at: T0 })]);
+      await computeAt(store, dir, at(T0, 4));
+      const temps = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE temporary');
+      expect(Number(temps[0]!.n)).toBe(0);
+      await insertCheckSeries(store, { serviceId: 'cand_v', from: at(T0, 4), to: at(T0, 6), everyHours: 24 });
+      await insertTerms(store, [makeTerms({ service_id: 'cand_v', observed_at: at(T0, 5), pay_to_hashes: ['z'] })]);
+      const [a] = await store.all<{ probes: string }>("SELECT probes FROM check_aggregates WHERE service_id = 'cand_v'");
+      expect(Number(a!.probes)).toBe(5); // atlas_now is still the last compute instant (day 4): day 5 is not yet counted
+      await store.run("SET VARIABLE atlas_now = TIMESTAMP '2026-07-07 00:00:00'");
+      const [b] = await store.all<{ probes: string }>("SELECT probes FROM check_aggregates WHERE service_id = 'cand_v'");
+      expect(Number(b!.probes)).toBe(6);
+      const [t] = await store.all<{ changes_30d: number }>("SELECT changes_30d FROM terms_90d WHERE service_id = 'cand_v'");
+      expect(Number(t!.changes_30d)).toBe(1);
+    });
+  });
 });

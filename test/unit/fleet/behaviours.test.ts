@@ -42,13 +42,14 @@ describe('default fleet', () => {
     for (const e of fleet.endpoints) perHost.set(e.host, (perHost.get(e.host) ?? 0) + 1);
     expect([...perHost.values()].filter((n) => n >= 3).length).toBeGreaterThanOrEqual(2);
     expect(new Set(fleet.endpoints.map((e) => e.url)).size).toBe(fleet.endpoints.length);
+    for (const e of fleet.endpoints) expect(fleet.endpointByUrl(e.url)).toBe(e);
     expect(fleet.resolve).toEqual({ '*.fleet.test': '127.0.0.1' });
     for (const e of fleet.endpoints) expect(new URL(e.url).hostname.endsWith('.fleet.test')).toBe(true);
   });
 
   it('answers every endpoint with the status (or failure) its expected verdict names', async () => {
     const results = await Promise.all(
-      fleet.endpoints.map(async (e) => ({ e, h: await hit(agent, e.url, { method: e.method, timeoutMs: 1500, readBody: false }) })),
+      fleet.endpoints.map(async (e) => ({ e, h: await hit(agent, e.url, { method: e.method, timeoutMs: 5000, readBody: false }) })),
     );
     const table: string[] = [];
     for (const { e, h } of results) {

@@ -16,7 +16,7 @@ export async function hit(
 ): Promise<Hit> {
   const method = opts.method ?? 'GET';
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 2000);
+  const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 10_000);
   try {
     const headers: Record<string, string> = { accept: opts.accept ?? 'application/json', 'user-agent': 'AtlasFleetTest/1', ...opts.headers };
     if (method === 'POST') headers['content-type'] = 'application/json';

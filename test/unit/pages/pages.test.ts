@@ -154,3 +154,13 @@ describe('reports page', () => {
     ]);
   });
 });
+
+describe('criterion values', () => {
+  it('shows numbers rounded and objects as key: value pairs, never [object Object]', async () => {
+    const { showValue } = await import('../../../site/pages/sections/criteria.ts');
+    expect(showValue(0.98765)).toBe('0.9877');
+    expect(showValue({ listed: true, mcp_status: null })).toBe('listed: true; mcp status: —');
+    expect(showValue(['a', 1])).toBe('a, 1');
+    expect(showValue(null)).toBe('—');
+  });
+});

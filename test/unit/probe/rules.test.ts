@@ -144,3 +144,25 @@ describe('judge: terms for every valid request', () => {
     expect(judge(op('x402-mainnet/1'), res(402, { 'content-type': 'text/html' }, '<html>'), 'k').terms).toBeNull();
   });
 });
+
+describe('header decoding matches @x402/core', () => {
+  it('decodes exactly what decodePaymentRequiredHeader decodes', async () => {
+    const { decodePaymentRequiredHeader } = await import('@x402/core/http');
+    const { decodeHeader } = await import('../../../pipeline/x402/payment-request.ts');
+    const samples = [v2(), v1(), v2({}, { resource: { url: 'https://a.example/ünïcødé/✓', description: '日本語' } }), { x402Version: 2, accepts: [] }];
+    for (const s of samples) {
+      const h = encodePaymentRequiredHeader(s as never);
+      expect(decodeHeader(h)).toEqual({ ok: true, json: decodePaymentRequiredHeader(h) });
+    }
+    for (const bad of ['%%%', 'YWJj', Buffer.from('{"a":').toString('base64')]) {
+      let lib: unknown = 'threw';
+      try {
+        lib = decodePaymentRequiredHeader(bad);
+      } catch {
+        /* the library throws */
+      }
+      const ours = decodeHeader(bad);
+      expect(ours.ok ? ours.json : 'threw').toEqual(lib);
+    }
+  });
+});
