@@ -59,8 +59,9 @@ export interface CreateDepsOptions {
 export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   const site = createSiteHolder({ siteDir: opts.siteDir, clock: opts.clock, log: opts.log });
   await site.reload();
-  // At most 1,000 keys (a result may also sit under its raw query string): tens of megabytes.
-  const searchCache = new ResultCache<ServiceList>(5 * 60_000, 1000);
+  // At most 500 keys (a result may also sit under its raw query string): a few tens of megabytes
+  // at 100k services (each entry keeps its page objects and the serialized body).
+  const searchCache = new ResultCache<ServiceList>(5 * 60_000, 500);
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
   return {

@@ -11,7 +11,7 @@ import { createProgress } from './progress.ts';
 import { finishRun, newRunId, startRun, storedCounts, type RunCounts } from './runs.ts';
 import type { Resolver } from './guarded-lookup.ts';
 import { createProbeAgent, safeFetch, type Fetcher } from './safe-fetch.ts';
-import { shardOf, validateShard, type Shard } from './shard.ts';
+import { validateShard, type Shard } from './shard.ts';
 
 /**
  * `runProbe` (CONTRACTS.md "Probe engine"): select what is due, probe it with bounded concurrency
@@ -95,11 +95,7 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
   let error: unknown = null;
   try {
     await writer.open();
-    let due = await selectDue(store, startedAt, { all: opts.all, only });
-    if (opts.shard) {
-      const { index, count } = opts.shard;
-      due = due.filter((d) => shardOf(d.serviceId, count) === index);
-    }
+    const due = await selectDue(store, startedAt, { all: opts.all, only, shard: opts.shard });
     counts.due = due.length;
     progress = createProgress({ total: due.length, tty: !!opts.tty, log: ctx.log });
     const prog = progress;

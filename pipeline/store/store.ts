@@ -1,4 +1,5 @@
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AtlasError } from '../core/errors.ts';
@@ -65,33 +66,46 @@ export async function openStore(path: string, opts: OpenOptions = {}): Promise<S
 }
 
 function wrap(path: string, instance: DuckDBInstance, conn: DuckDBConnection): Store {
-  let inTx = false;
+  // One connection is one DuckDB session: statements from concurrent callers (the probe's check
+  // writer, the docs sink, ...) must not interleave with another caller's open transaction. Every
+  // call takes the connection in turn; calls made inside a transaction's callback already hold it.
+  const holding = new AsyncLocalStorage<true>();
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    if (holding.getStore()) return fn();
+    const turn = tail.then(() => holding.run(true, fn));
+    tail = turn.catch(() => undefined);
+    return turn;
+  };
   const store: Store = {
     path,
     instance,
     conn,
-    async run(sql, params) {
-      if (params === undefined) await conn.run(sql);
-      else await conn.run(sql, params as DuckDBValue[]);
+    run(sql, params) {
+      return exclusive(async () => {
+        if (params === undefined) await conn.run(sql);
+        else await conn.run(sql, params as DuckDBValue[]);
+      });
     },
-    async all<T>(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>) {
-      const reader = params === undefined ? await conn.runAndReadAll(sql) : await conn.runAndReadAll(sql, params as DuckDBValue[]);
-      return reader.getRowObjectsJson() as T[];
+    all<T>(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>) {
+      return exclusive(async () => {
+        const reader = params === undefined ? await conn.runAndReadAll(sql) : await conn.runAndReadAll(sql, params as DuckDBValue[]);
+        return reader.getRowObjectsJson() as T[];
+      });
     },
-    async transaction(fn) {
-      if (inTx) return fn();
-      await conn.run('BEGIN TRANSACTION');
-      inTx = true;
-      try {
-        const out = await fn();
-        await conn.run('COMMIT');
-        return out;
-      } catch (e) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        inTx = false;
-      }
+    transaction(fn) {
+      if (holding.getStore()) return fn(); // nested: part of the enclosing transaction
+      return exclusive(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const out = await fn();
+          await conn.run('COMMIT');
+          return out;
+        } catch (e) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      });
     },
     close() {
       try {

@@ -40,7 +40,6 @@ const requestKey = (c: Context): string | null => keyFromHeaders((n) => c.req.he
 export function mountApi(app: Hono, deps: AppDeps): void {
   const cap = bodyCap(deps.config.serve.bodyLimitBytes);
   const trustProxy = deps.config.serve.trustProxy;
-  const limitsEnabled = deps.config.serve.rateLimits.enabled;
 
   app.get('/api/v1/services', (c) => {
     const url = c.req.url;
@@ -48,7 +47,7 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
     entry.json ??= JSON.stringify(entry.value);
     const carriesTier = entry.value.items.length > 0 && scheduleTierServed(deps.clock());
-    if (!limitsEnabled) markHeadersFinished(c); // with rate limits on, their headers are added after
+    markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
     return new Response(entry.json, { status: 200, headers: carriesTier ? SEARCH_HEADERS_DEPRECATED : SEARCH_HEADERS });
   });
 

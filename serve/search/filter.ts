@@ -12,60 +12,10 @@ export function inDirectoryAt(c: Columns, i: number, nowMs: number): boolean {
 }
 
 /*
- * Each filter compacts a candidate list of row positions in place and returns the new length, so
- * later filters only look at survivors. Each loop is its own small function over one typed column
- * (monomorphic, so V8 inlines the comparison; a shared loop calling per-filter closures was several
- * times slower over 100k rows).
+ * Column filters run as one fused sequential scan (scanColumns); the text filters then compact the
+ * surviving candidate list in place, each loop a small monomorphic function (a shared loop calling
+ * per-filter closures was several times slower over 100k rows).
  */
-function keepU8(list: Int32Array, len: number, col: Uint8Array, v: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (col[i] === v) list[k++] = i;
-  }
-  return k;
-}
-function keepI8(list: Int32Array, len: number, col: Int8Array, v: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (col[i] === v) list[k++] = i;
-  }
-  return k;
-}
-/** Comparisons with NaN are false, so unknown (null) values never satisfy a bound. */
-function keepGte(list: Int32Array, len: number, col: Float64Array, v: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (col[i]! >= v) list[k++] = i;
-  }
-  return k;
-}
-function keepLte(list: Int32Array, len: number, col: Float64Array, v: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (col[i]! <= v) list[k++] = i;
-  }
-  return k;
-}
-function keepDirectory(list: Int32Array, len: number, c: Columns, nowMs: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (c.criteriaExceptFresh[i] === 1 && nowMs - c.lastCheckMs[i]! <= c.twoIntervalsMs[i]!) list[k++] = i;
-  }
-  return k;
-}
-function keepListed(list: Int32Array, len: number, c: Columns, v: number): number {
-  let k = 0;
-  for (let j = 0; j < len; j++) {
-    const i = list[j]!;
-    if (c.tier[i] === 1 && c.listed[i] === v) list[k++] = i;
-  }
-  return k;
-}
 function keepHosts(list: Int32Array, len: number, c: Columns, hostOk: Uint8Array): number {
   let k = 0;
   for (let j = 0; j < len; j++) {
@@ -120,22 +70,58 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
  * - listed: discovered services only (reviewed services have no registry listing).
  */
 export function matchList(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
-  const n = c.n;
-  for (let i = 0; i < n; i++) list[i] = i;
-  let len = n;
-  if (q.scope === 'directory') len = keepDirectory(list, len, c, nowMs);
-  if (q.tier !== undefined) len = keepU8(list, len, c.tier, q.tier === 'reviewed' ? 0 : 1);
-  if (q.type !== undefined) len = keepU8(list, len, c.type, TYPES.indexOf(q.type));
-  if (q.mainnet !== undefined) len = keepI8(list, len, c.mainnet, q.mainnet ? 1 : 0);
-  if (q.passing !== undefined) len = keepI8(list, len, c.latestPassed, q.passing ? 1 : 0);
-  if (q.templated !== undefined) len = keepU8(list, len, c.templated, q.templated ? 1 : 0);
-  if (q.listed !== undefined) len = keepListed(list, len, c, q.listed ? 1 : 0);
-  if (q.min_pass_rate !== undefined) len = keepGte(list, len, c.passRate, q.min_pass_rate);
-  if (q.min_checks !== undefined) len = keepGte(list, len, c.checks30d, q.min_checks);
-  if (q.min_days !== undefined) len = keepGte(list, len, c.monitoringDays, q.min_days);
-  if (q.min_payers !== undefined) len = keepGte(list, len, c.payers, q.min_payers);
-  if (q.max_price_usd !== undefined) len = keepLte(list, len, c.price, q.max_price_usd);
-  if (q.max_terms_changes_90d !== undefined) len = keepLte(list, len, c.termsChanges90d, q.max_terms_changes_90d);
+  const len = scanColumns(c, q, nowMs, list);
+  return narrowByText(rows, c, q, list, len);
+}
+
+/**
+ * Every column filter in one sequential pass over the typed columns (flags say which are active;
+ * a disabled test costs one predictable branch). Writes the survivors to `list`.
+ */
+function scanColumns(c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array): number {
+  const dir = q.scope === 'directory';
+  const tierV = q.tier === undefined ? -1 : q.tier === 'reviewed' ? 0 : 1;
+  const typeV = q.type === undefined ? -1 : TYPES.indexOf(q.type);
+  const mainnetV = q.mainnet === undefined ? -2 : q.mainnet ? 1 : 0;
+  const passingV = q.passing === undefined ? -2 : q.passing ? 1 : 0;
+  const templatedV = q.templated === undefined ? -1 : q.templated ? 1 : 0;
+  const listedV = q.listed === undefined ? -2 : q.listed ? 1 : 0;
+  const hasMinPass = q.min_pass_rate !== undefined;
+  const minPass = q.min_pass_rate ?? 0;
+  const hasMinChecks = q.min_checks !== undefined;
+  const minChecks = q.min_checks ?? 0;
+  const hasMinDays = q.min_days !== undefined;
+  const minDays = q.min_days ?? 0;
+  const hasMinPayers = q.min_payers !== undefined;
+  const minPayers = q.min_payers ?? 0;
+  const hasMaxPrice = q.max_price_usd !== undefined;
+  const maxPrice = q.max_price_usd ?? 0;
+  const hasMaxTerms = q.max_terms_changes_90d !== undefined;
+  const maxTerms = q.max_terms_changes_90d ?? 0;
+  const { criteriaExceptFresh, lastCheckMs, twoIntervalsMs, tier, type, mainnet, latestPassed, templated, listed, passRate, checks30d, monitoringDays, payers, price, termsChanges90d } = c;
+  let len = 0;
+  for (let i = 0; i < c.n; i++) {
+    // NaN (never checked / unknown) fails every comparison, so unknown values never match a bound.
+    if (dir && !(criteriaExceptFresh[i] === 1 && nowMs - lastCheckMs[i]! <= twoIntervalsMs[i]!)) continue;
+    if (tierV >= 0 && tier[i] !== tierV) continue;
+    if (typeV >= 0 && type[i] !== typeV) continue;
+    if (mainnetV >= 0 && mainnet[i] !== mainnetV) continue;
+    if (passingV >= 0 && latestPassed[i] !== passingV) continue;
+    if (templatedV >= 0 && templated[i] !== templatedV) continue;
+    if (listedV >= 0 && (tier[i] !== 1 || listed[i] !== listedV)) continue;
+    if (hasMinPass && !(passRate[i]! >= minPass)) continue;
+    if (hasMinChecks && !(checks30d[i]! >= minChecks)) continue;
+    if (hasMinDays && !(monitoringDays[i]! >= minDays)) continue;
+    if (hasMinPayers && !(payers[i]! >= minPayers)) continue;
+    if (hasMaxPrice && !(price[i]! <= maxPrice)) continue;
+    if (hasMaxTerms && !(termsChanges90d[i]! <= maxTerms)) continue;
+    list[len++] = i;
+  }
+  return len;
+}
+
+/** The string filters (host, provider, network, tag, q), on the survivors of the column scan. */
+function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: Int32Array, len: number): number {
   if (q.host !== undefined || q.provider !== undefined) {
     const h = q.host;
     const p = q.provider;

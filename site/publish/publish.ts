@@ -7,7 +7,12 @@ import { finishRun, startRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
 import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
-import { writeChanges, writeFieldsAndOpenApi, writeHealth, writeReports, writeRoadmap, writeStats, writeStatus } from './resources.ts';
+import { writeChanges } from './changes.ts';
+import { writeFieldsAndOpenApi } from './fields.ts';
+import { writeHealth } from './health.ts';
+import { writeReports } from './reports.ts';
+import { writeRoadmap } from './roadmap.ts';
+import { writeStats, writeStatus } from './stats-status.ts';
 import { writeServices, type ServicesOptions } from './services.ts';
 import { writeJson } from './write.ts';
 
@@ -68,7 +73,7 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
   };
   try {
     const genDir = await createGenerationDir(publicDir, generation);
-    dir = genDir;
+    dir = genDir; // removed again if anything below fails before the switch
     const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
@@ -98,7 +103,12 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
       pages,
     });
     await step('switch', () => switchCurrent(publicDir, generation));
-    const pruned = await step('prune', () => pruneGenerations(publicDir, opts.keep ?? 3));
+    dir = null; // live now: never removed by the error path below
+    // Pruning is housekeeping: the publish has succeeded once the pointer switched.
+    const pruned = await step('prune', () => pruneGenerations(publicDir, opts.keep ?? 3)).catch((e: unknown) => {
+      ctx.log.warn(`publish: pruning old generations failed: ${(e as Error)?.message ?? String(e)}`);
+      return [] as string[];
+    });
     const ms = Math.round(performance.now() - t0);
     await finishRun(store, runId, ctx.clock(), { status: 'ok', counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation } });
     ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);

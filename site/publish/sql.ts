@@ -1,8 +1,8 @@
 /**
  * The SQL publish runs. Everything is aggregated in DuckDB; JS only shapes rows into contract
  * objects. For 100k services and millions of checks, publish never issues a query per service:
- * it stages the per-service parts once into temp tables sorted by service id, then reads them in
- * id-range batches (zonemaps make each range read cheap).
+ * it stages the per-service parts once into temp tables keyed and sorted by the service's ordinal
+ * (position by id), then reads them in ordinal-range batches (zonemaps make each range read cheap).
  *
  * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
  * evidence, terms_summary, terms_changes, service_derived, directory_current (030). A service that

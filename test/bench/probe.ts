@@ -78,8 +78,10 @@ function startBareChild() {
 }
 
 /** The prober runs in its own process (probe-runner-child.ts), like `atlas probe` would. */
-function startRunnerChild(dir: string, now: Date) {
-  const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startRunnerChild(dir: string, now: Date, heapMb: number) {
+  // --runner-heap-mb N: cap the prober's V8 old space (what NODE_OPTIONS=--max-old-space-size=N would do for `atlas probe`).
+  const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], { execArgv: [...heap, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   type Reply = { probed: number; ms: number; cpuMs: number; maxRssBytes: number; counts: { stored: number; passed: number; failed: number; payment_terms: number; by_reason: Record<string, number> } };
   return {
     run: (job: { concurrency: number; timeoutMs: number; shard: { index: number; count: number } }) =>
@@ -105,7 +107,7 @@ export async function run(args: string[]): Promise<void> {
     const mcp = fleet.endpoints.filter((e) => e.protocol === 'mcp').length;
     process.stdout.write(
       `fleet: ${fleet.endpoints.length} endpoints (${fleet.endpoints.length - mcp} x402, ${mcp} MCP), latency 20–300 ms, 5% of generated endpoints hang; ` +
-        `concurrency ${concurrency}, timeout ${timeoutMs} ms, 2 per host; node ${process.version}\n`,
+        `concurrency ${concurrency}, timeout ${timeoutMs} ms, 2 per host; node ${process.version}${args.includes('--runner-heap-mb') ? `; prober heap capped at ${arg(args, '--runner-heap-mb', 0)} MB` : ''}\n`,
     );
     const cfg = defaultConfig();
     const now = new Date('2026-11-25T12:10:00Z');
@@ -114,7 +116,8 @@ export async function run(args: string[]): Promise<void> {
     await seed(store, fleet.endpoints, dir);
     store.close();
     store = null;
-    const runner = startRunnerChild(dir, now);
+    const heapMb = args.includes('--runner-heap-mb') ? arg(args, '--runner-heap-mb', 0) : 0;
+    const runner = startRunnerChild(dir, now, heapMb);
     // Interleaved rounds (bare on shard i, then the probe on the same shard i) so that load drift on a
     // shared machine hits both sides alike; the same endpoints are swept by both.
     const rounds = arg(args, '--rounds', 4);

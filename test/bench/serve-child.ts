@@ -10,6 +10,7 @@ import { defaultConfig } from '../../pipeline/core/config.ts';
 import { silentLogger } from '../../pipeline/core/log.ts';
 import { resolvePaths } from '../../pipeline/core/paths.ts';
 import type { AppDeps } from '../../serve/deps.ts';
+import { markHeadersFinished } from '../../serve/middleware/finished-headers.ts';
 import { startServer } from '../../serve/server.ts';
 
 const [dataDir, nowIso] = process.argv.slice(2);
@@ -22,7 +23,12 @@ if (!dataDir || !nowIso) throw new Error('usage: serve-child <data dir> <now>');
 const CACHED_SEARCH = '/api/v1/services?scope=index&type=api_endpoint&min_pass_rate=0.6&max_price_usd=0.05&sort=pass_rate&limit=20';
 let fixed = '';
 const benchRoutes = (app: Hono, _deps: AppDeps) => {
-  app.get('/__bench/fixed', (c) => c.body(fixed, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
+  // The cheapest answer this server can give: the same headers as a search, set in one object.
+  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Status': 'preview' };
+  app.get('/__bench/fixed', (c) => {
+    markHeadersFinished(c);
+    return new Response(fixed, { status: 200, headers });
+  });
   app.get('/__bench/mem', (c) => c.json({ rss: process.memoryUsage().rss, max_rss_kb: process.resourceUsage().maxRSS }));
   // Server CPU time so far (µs): per-request CPU is robust to other load on the machine.
   app.get('/__bench/cpu', (c) => {

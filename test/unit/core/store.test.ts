@@ -49,6 +49,31 @@ describe('store and migrations', () => {
     }
   });
 
+  it('a statement from another caller never lands inside an open transaction', async () => {
+    const t = tempDir();
+    try {
+      const s = await openStore(join(t.dir, 'atlas.duckdb'));
+      try {
+        await s.run('CREATE TABLE x (v INTEGER)');
+        const failing = s.transaction(async () => {
+          await s.run('INSERT INTO x VALUES (1)');
+          await new Promise((r) => setImmediate(r));
+          await s.run('INSERT INTO x VALUES (2)');
+          throw new Error('roll back');
+        });
+        // Issued while the transaction is open: must neither join it nor be rolled back with it.
+        const independent = s.run('INSERT INTO x VALUES (3)');
+        await expect(failing).rejects.toThrow('roll back');
+        await independent;
+        expect(await s.all('SELECT v FROM x ORDER BY v')).toEqual([{ v: 3 }]);
+      } finally {
+        s.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('a second writer waits, then fails with exit 1 naming the lock holder PID', async () => {
     const t = tempDir();
     const s = await openStore(join(t.dir, 'atlas.duckdb'));
