@@ -59,7 +59,8 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
 
 /**
  * The filters of spec 4.1 (pure; `nowMs` only for scope=directory): writes the positions of the
- * matching rows to the start of `list` (length >= rows) and returns how many. Semantics we chose where the spec is terse:
+ * matching rows to the start of `list` (length >= rows) and returns how many. Semantics we chose
+ * where the spec is terse:
  * - q: every whitespace-separated word must occur (case-insensitive) in name, host, URL or operator.
  * - host: exact, case-insensitive. provider: the host or any subdomain of it.
  * - network: substring of any offered network (case-insensitive).

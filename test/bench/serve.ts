@@ -10,7 +10,8 @@ import { generateSpecs, writeGeneration } from '../serve/fixture.ts';
 const CACHED_SEARCH = '/api/v1/services?scope=index&type=api_endpoint&min_pass_rate=0.6&max_price_usd=0.05&sort=pass_rate&limit=20';
 
 /**
- * `npm run bench -- serve [--services N] [--duration S] [--connections C]`
+ * `npm run bench -- serve [--services N] [--duration S] [--connections C] [--heap-mb M]`
+ * (`--heap-mb` runs the server with `--max-old-space-size=M`, as `NODE_OPTIONS` would.)
  *
  * Generates N (default 100,000) published services, starts the real server in a child process on
  * port 0 (rate limits off) and measures with autocannon, in the same run and with the same settings:
@@ -53,9 +54,10 @@ function arg(args: string[], name: string, dflt: number): number {
   return v;
 }
 
-async function startChild(dataDir: string, now: Date): Promise<{ child: ChildProcess; url: string; startMs: number; startCpuMs: number; wallMs: number; rss: number }> {
+async function startChild(dataDir: string, now: Date, heapMb: number | undefined): Promise<{ child: ChildProcess; url: string; startMs: number; startCpuMs: number; wallMs: number; rss: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'test', 'bench', 'serve-child.ts'), dataDir, now.toISOString()], {
+  const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  const child = spawn(process.execPath, [...heap, '--import', 'tsx', join(PROJECT_ROOT, 'test', 'bench', 'serve-child.ts'), dataDir, now.toISOString()], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -87,7 +89,9 @@ export async function run(args: string[]): Promise<void> {
     writeGeneration(join(dataDir, 'public'), { generation: 'bench', now, services: specs });
     process.stdout.write(`generated ${n} services in ${((performance.now() - tGen) / 1000).toFixed(1)} s\n`);
 
-    const started = await startChild(dataDir, now);
+    const heapMb = args.includes('--heap-mb') ? arg(args, 'heap-mb', 0) : undefined;
+    const started = await startChild(dataDir, now, heapMb);
+    if (heapMb) process.stdout.write(`server run with --max-old-space-size=${heapMb}\n`);
     child = started.child;
     const url = started.url;
     const ids = specs.map((s) => s.id);
