@@ -15,6 +15,14 @@ const TIME_TYPES = new Set<number>([
   DuckDBTypeId.TIMESTAMP_NS,
 ]);
 
+const BIG_INT_TYPES = new Set<number>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+
+function toSafeNumber(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
 function toIso(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const s = v.replace(' ', 'T').replace(/\+00(:00)?$/, '');
@@ -27,8 +35,11 @@ export async function query(store: Store, sql: string): Promise<QueryResult> {
   const columns = reader.columnNames();
   const types = reader.columnTypes();
   const timeCols = columns.filter((_, i) => TIME_TYPES.has(types[i]!.typeId));
+  const bigCols = columns.filter((_, i) => BIG_INT_TYPES.has(types[i]!.typeId));
   const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
   if (timeCols.length) for (const r of rows) for (const c of timeCols) r[c] = toIso(r[c]);
+  // Counts come back as BIGINT strings; a number is what a researcher expects when it is exact.
+  if (bigCols.length) for (const r of rows) for (const c of bigCols) r[c] = toSafeNumber(r[c]);
   return { columns, rows };
 }
 

@@ -1,4 +1,5 @@
 import type { FieldEntry } from './fields.ts';
+import { NEEDS_REVIEW_RULE } from '../../pipeline/docs/review-rule.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 
 /**
@@ -287,7 +288,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'ChangeRecord.summary': d('computed', 'One-line summary of the change.'),
   'ChangeRecord.added_lines': d('measured', 'Lines added in the normalized text.', 'lines'),
   'ChangeRecord.removed_lines': d('measured', 'Lines removed.', 'lines'),
-  'ChangeRecord.needs_review': d('computed', 'Whether the listing may need updating (review terms such as price, network or endpoint changed).'),
+  'ChangeRecord.needs_review': d('computed', `Whether the listing may need updating (rule ${NEEDS_REVIEW_RULE.id}): ${NEEDS_REVIEW_RULE.description}`),
   'ChangeRecord.review_terms': d('computed', 'The review terms found in changed lines.'),
   'ChangeRecord.diff': d('measured', 'Bounded diff of the normalized text.'),
   'ChangeRecord.diff[].op': d('measured', '+ added line, - removed line.'),

@@ -23,6 +23,8 @@ describe('cli basics', () => {
       const r = await runCli(['--data', t.dir, 'sql', 'SELECT version, applied_at FROM schema_migrations WHERE version = 1', '--format', 'json']);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([{ version: 1, applied_at: '2026-01-02T03:04:05.000Z' }]);
+      const counts = await runCli(['--data', t.dir, 'sql', 'SELECT count(*) AS n FROM services', '--format', 'json']);
+      expect(JSON.parse(counts.stdout)).toEqual([{ n: 0 }]);
       const bad = await runCli(['--data', t.dir, 'sql', 'SELECT * FROM nope']);
       expect(bad.code).toBe(2);
     } finally {
