@@ -10,6 +10,7 @@ import { materializeEvidence } from './evidence.ts';
 import { refreshNetworks } from './networks.ts';
 import { applySchedule } from './schedule.ts';
 import { materializeTerms } from './terms.ts';
+import { stepTimer } from '../core/step-timer.ts';
 
 export const ComputeOptionsSchema = z.object({
   /** full: every service's directory membership; changed: services checked or placed since their last
@@ -53,15 +54,7 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
     [id, JSON.stringify({ scope })],
   );
   try {
-    const steps: Record<string, number> = {};
-    const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-      const t = performance.now();
-      try {
-        return await fn();
-      } finally {
-        steps[name] = Math.round(performance.now() - t);
-      }
-    };
+    const { steps, step } = stepTimer();
     let beforeCommit = 0;
     // Results are keyed by service, never read in insertion order: let DuckDB write them in parallel.
     await store.run('SET preserve_insertion_order = false');

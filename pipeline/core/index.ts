@@ -7,3 +7,4 @@ export * from './secret.ts';
 export * from './sanitize.ts';
 export * from './log.ts';
 export * from './context.ts';
+export * from './step-timer.ts';

@@ -15,6 +15,7 @@ import { writeRoadmap } from './roadmap.ts';
 import { writeStats, writeStatus } from './stats-status.ts';
 import { writeServices, type ServicesOptions } from './services.ts';
 import { writeJson } from './write.ts';
+import { stepTimer } from '../../pipeline/core/step-timer.ts';
 
 export interface PublishOptions extends ServicesOptions {
   /** Public folder (default ctx.paths.publicDir). */
@@ -62,15 +63,7 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
   const generation = newGenerationId(now);
   let dir: string | null = null;
   const t0 = performance.now();
-  const steps: Record<string, number> = {};
-  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-    const t = performance.now();
-    try {
-      return await fn();
-    } finally {
-      steps[name] = Math.round(performance.now() - t);
-    }
-  };
+  const { steps, step } = stepTimer();
   try {
     const genDir = await createGenerationDir(publicDir, generation);
     dir = genDir; // removed again if anything below fails before the switch
