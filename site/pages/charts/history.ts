@@ -1,5 +1,5 @@
 import type { DayBucket } from '../model.ts';
-import { r1, svgShell, text } from './svg.ts';
+import { dailyPlot, r1, svgShell, text } from './svg.ts';
 
 export interface HistoryChartOptions {
   id?: string;
@@ -14,17 +14,7 @@ export interface HistoryChartOptions {
  * Pure: the same buckets give the same string.
  */
 export function checkHistorySvg(days: readonly DayBucket[], opts: HistoryChartOptions = {}): string {
-  const width = opts.width ?? 600;
-  const height = opts.height ?? 140;
-  const id = opts.id ?? 'history';
-  const left = 34;
-  const right = 6;
-  const top = 8;
-  const bottom = 22;
-  const plotW = width - left - right;
-  const plotH = height - top - bottom;
-  const n = Math.max(days.length, 1);
-  const slot = plotW / n;
+  const { width, height, id, left, top, plotW, plotH, slot } = dailyPlot(days.length, opts, { id: 'history', left: 34 });
   const barW = Math.max(1, slot * 0.75);
   const max = Math.max(1, ...days.map((d) => d.checks));
   const total = days.reduce((s, d) => s + d.checks, 0);

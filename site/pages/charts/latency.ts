@@ -1,5 +1,5 @@
 import type { DayBucket } from '../model.ts';
-import { r1, svgShell, text } from './svg.ts';
+import { dailyPlot, r1, svgShell, text } from './svg.ts';
 
 export interface LatencyChartOptions {
   id?: string;
@@ -24,17 +24,7 @@ const fmtAxis = (ms: number): string => (ms >= 1000 ? `${Number((ms / 1000).toFi
  * Pure: the same buckets give the same string.
  */
 export function latencySvg(days: readonly DayBucket[], opts: LatencyChartOptions = {}): string {
-  const width = opts.width ?? 600;
-  const height = opts.height ?? 140;
-  const id = opts.id ?? 'latency';
-  const left = 50;
-  const right = 6;
-  const top = 8;
-  const bottom = 22;
-  const plotW = width - left - right;
-  const plotH = height - top - bottom;
-  const n = Math.max(days.length, 1);
-  const slot = plotW / n;
+  const { width, height, id, left, top, plotW, plotH, slot } = dailyPlot(days.length, opts, { id: 'latency', left: 50 });
   const values = days.map((d) => (typeof d.median_latency_ms === 'number' && Number.isFinite(d.median_latency_ms) ? d.median_latency_ms : null));
   const measured = values.filter((v): v is number => v !== null);
   const maxY = niceCeil(Math.max(0, ...measured));

@@ -28,3 +28,34 @@ export function svgShell(frame: SvgFrame, body: string): string {
 export function text(x: number, y: number, s: string, anchor: 'start' | 'middle' | 'end' = 'start', cls = 'axis'): string {
   return `<text x="${r1(x)}" y="${r1(y)}" text-anchor="${anchor}" class="${cls}">${esc(s)}</text>`;
 }
+
+/**
+ * The plot area shared by the daily charts: one x slot per day inside fixed margins, so the check
+ * history and the latency chart line up day for day (only the left margin, for y labels, differs).
+ */
+export interface DailyPlot {
+  width: number;
+  height: number;
+  id: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  plotW: number;
+  plotH: number;
+  n: number;
+  slot: number;
+}
+
+export function dailyPlot(days: number, opts: { width?: number; height?: number; id?: string }, defaults: { id: string; left: number }): DailyPlot {
+  const width = opts.width ?? 600;
+  const height = opts.height ?? 140;
+  const left = defaults.left;
+  const right = 6;
+  const top = 8;
+  const bottom = 22;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const n = Math.max(days, 1);
+  return { width, height, id: opts.id ?? defaults.id, left, right, top, bottom, plotW, plotH, n, slot: plotW / n };
+}
