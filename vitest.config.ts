@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { loopbackOnly } from './test/net/install.ts';
 
 // Unit and integration tests. Browser tests live under test/e2e and have their own config.
+// Every test runs behind the loopback-only guard (test/net/install.ts): it refuses non-loopback
+// connects and fails the test that tried one.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
+    ...loopbackOnly(),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { encodePaymentRequiredHeader } from '@x402/core/http';
+// Network safety: runs behind the loopback-only guard (test/net/no-egress.mjs), which refuses
+// non-loopback connects and fails the test, so the private and public addresses below can never be
+// reached even if the code under test is broken.
 
 /**
  * A small Host-routed server on 127.0.0.1 with one behaviour per first hostname label

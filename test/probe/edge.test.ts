@@ -88,6 +88,12 @@ describe('safeFetch: the HTTP edge', () => {
   });
 });
 
+/**
+ * Atlas's own guard must refuse these before any socket opens. Beneath it, every test runs behind the
+ * loopback-only guard (test/net/no-egress.mjs), which refuses non-loopback connects: if Atlas's guard
+ * were broken, 10.0.0.1 and 169.254.169.254 would be refused there, nothing would be sent, and the
+ * refusal would fail the test (test/net/setup.ts); test/net/no-egress.test.ts shows that happening.
+ */
 describe('safeFetch: the SSRF guard sends nothing to refused addresses', () => {
   let server: Server;
   let port: number;

@@ -5,6 +5,9 @@ import { isMainnet, networkKind, usdPrice } from '../../../pipeline/x402/network
 import { MCP_BEHAVIOURS, X402_BEHAVIOURS, fleetAgent, startFleet, type Fleet } from '../../fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 import { hit } from './hit.ts';
+// Network safety: runs behind the loopback-only guard (test/net/no-egress.mjs), which refuses
+// non-loopback connects and fails the test, so the private and public addresses below can never be
+// reached even if the code under test is broken.
 
 /**
  * Every behaviour of the default fleet answers as documented, and its `expected` verdict agrees

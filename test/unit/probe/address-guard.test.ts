@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkAddress, expandV6, ipLiteralOf, isBlockedAddress } from '../../../pipeline/probe/address-guard.ts';
+// Network safety: runs behind the loopback-only guard (test/net/no-egress.mjs), which refuses
+// non-loopback connects and fails the test, so the private and public addresses below can never be
+// reached even if the code under test is broken.
 
 describe('address guard', () => {
   it.each([

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lookupStatic } from '../../../pipeline/probe/resolve-map.ts';
 import { resolveGuarded } from '../../../pipeline/probe/guarded-lookup.ts';
+// Network safety: runs behind the loopback-only guard (test/net/no-egress.mjs), which refuses
+// non-loopback connects and fails the test, so the private and public addresses below can never be
+// reached even if the code under test is broken.
 
 describe('static resolve map and guarded resolution', () => {
   const map = { '*.fleet.test': '127.0.0.1', 'exact.fleet.test': '127.0.0.2', '*.deep.fleet.test': '127.0.0.3' };

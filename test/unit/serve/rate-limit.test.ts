@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../pipeline/core/config.ts';
 import { ErrorBody } from '../../../site/contract/error.ts';
 import { harness, type Harness } from './harness.ts';
+// Network safety: runs behind the loopback-only guard (test/net/no-egress.mjs), which refuses
+// non-loopback connects and fails the test, so the private and public addresses below can never be
+// reached even if the code under test is broken.
 
 let h: Harness;
 afterEach(async () => {
