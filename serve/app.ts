@@ -20,7 +20,11 @@ import { mountMeta } from './routes/meta.ts';
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', apiStatus());
-  app.on(['GET', 'HEAD', 'OPTIONS'], ['/api/*', '/healthz', '/openapi.json'], readCors({ allowHeaders: ['Authorization', 'X-API-Key'], maxAgeSeconds: 600 }));
+  app.on(
+    ['GET', 'HEAD', 'OPTIONS'],
+    ['/api/*', '/healthz', '/openapi.json'],
+    readCors({ allowHeaders: ['Authorization', 'X-API-Key'], maxAgeSeconds: 600 }),
+  );
 
   const limits = deps.config.serve.rateLimits;
   const trustProxy = deps.config.serve.trustProxy;

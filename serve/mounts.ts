@@ -14,7 +14,8 @@ async function tryImport(specifier: string, log: Logger): Promise<Record<string,
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const msg = (e as Error).message ?? '';
-    if ((code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module/.test(msg)) && msg.includes(specifier.split('/').slice(-2).join('/'))) return null;
+    if ((code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module/.test(msg)) && msg.includes(specifier.split('/').slice(-2).join('/')))
+      return null;
     log.warn('serve: optional module failed to load; continuing without it', { module: specifier, error: msg });
     return null;
   }
@@ -31,7 +32,12 @@ export async function loadOptionalParts(log: Logger): Promise<OptionalParts> {
   if (typeof mcp?.mountMcp === 'function') out.mounts.push(mcp.mountMcp as Mount);
   const pages = await tryImport(new URL('./pages/index.ts', import.meta.url).href, log);
   if (typeof pages?.mountPages === 'function') out.mounts.push(pages.mountPages as Mount);
-  for (const rel of ['../site/contract/openapi.ts', '../site/publish/openapi.ts', '../site/contract/index.ts', '../site/publish/index.ts']) {
+  for (const rel of [
+    '../site/contract/openapi.ts',
+    '../site/publish/openapi.ts',
+    '../site/contract/index.ts',
+    '../site/publish/index.ts',
+  ]) {
     const m = await tryImport(new URL(rel, import.meta.url).href, log);
     if (typeof m?.buildOpenApi === 'function') {
       const build = m.buildOpenApi as () => unknown;

@@ -8,7 +8,10 @@ export function register(program: Command): void {
   program
     .command('compute')
     .description('evidence, check intervals, payment terms, derived fields and directory membership, at --now')
-    .option('--scope <scope>', 'directory evaluation: full (every service) or changed (checked or placed since their last evaluation); default: full when an hourly full evaluation is due')
+    .option(
+      '--scope <scope>',
+      'directory evaluation: full (every service) or changed (checked or placed since their last evaluation); default: full when an hourly full evaluation is due',
+    )
     .action(
       action(async (ctx, opts: { scope?: string }) => {
         if (opts.scope !== undefined && opts.scope !== 'full' && opts.scope !== 'changed') {

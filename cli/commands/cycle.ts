@@ -20,7 +20,8 @@ export function register(program: Command): void {
             probe: opts.allowPrivate ? { allowPrivate: true } : {},
           }),
         );
-        for (const s of result.steps) ctx.log.info(`${s.step}: ${s.status}${s.error ? ` (${s.error})` : ''}`, { step: s.step, status: s.status });
+        for (const s of result.steps)
+          ctx.log.info(`${s.step}: ${s.status}${s.error ? ` (${s.error})` : ''}`, { step: s.step, status: s.status });
         if (result.failed) throw new AtlasError('internal', `cycle finished with ${result.failed} failed step(s)`);
       }),
     );

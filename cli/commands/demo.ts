@@ -39,7 +39,12 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to listen on', DEMO_DEFAULTS.host)
     .option('--size <n>', 'fleet endpoints (x402 + MCP)', parseIntOption('--size', 45, 5000), DEMO_DEFAULTS.size)
     .option('--seed <n>', 'fleet seed', parseIntOption('--seed', 0), DEMO_DEFAULTS.seed)
-    .option('--probe-timeout-ms <n>', 'probe timeout for the demo', parseIntOption('--probe-timeout-ms', 100, 120_000), DEMO_DEFAULTS.probeTimeoutMs)
+    .option(
+      '--probe-timeout-ms <n>',
+      'probe timeout for the demo',
+      parseIntOption('--probe-timeout-ms', 100, 120_000),
+      DEMO_DEFAULTS.probeTimeoutMs,
+    )
     .action(
       action(async (ctx, opts: DemoCliOptions) => {
         const startup = new AbortController();

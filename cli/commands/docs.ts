@@ -33,7 +33,12 @@ export function register(program: Command): void {
           }),
         );
         const c = summary.counts;
-        ctx.log.info(ctx.log.json ? 'docs finished' : `docs: ${c.probed}/${c.due} pages checked (${c.passed} passed, ${c.failed} failed), run ${summary.runId}`, ctx.log.json ? { run: summary.runId, status: summary.status, ...c } : undefined);
+        ctx.log.info(
+          ctx.log.json
+            ? 'docs finished'
+            : `docs: ${c.probed}/${c.due} pages checked (${c.passed} passed, ${c.failed} failed), run ${summary.runId}`,
+          ctx.log.json ? { run: summary.runId, status: summary.status, ...c } : undefined,
+        );
       }),
     );
 }

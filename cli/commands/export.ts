@@ -13,7 +13,8 @@ export function register(program: Command): void {
     .option('--format <format>', 'parquet | csv', 'parquet')
     .action(
       action(async (ctx, opts: { out: string; format: string }) => {
-        if (!['parquet', 'csv'].includes(opts.format)) throw new AtlasError('bad_usage', `--format must be parquet or csv (got ${JSON.stringify(opts.format)})`);
+        if (!['parquet', 'csv'].includes(opts.format))
+          throw new AtlasError('bad_usage', `--format must be parquet or csv (got ${JSON.stringify(opts.format)})`);
         const out = resolve(opts.out);
         if (existsSync(out) && readdirSync(out).length) throw new AtlasError('bad_usage', `--out ${out} is not empty`);
         if (!existsSync(ctx.paths.db)) throw new AtlasError('bad_usage', `no database at ${ctx.paths.db}; run \`atlas init\` first`);

@@ -15,7 +15,11 @@ export function register(ingest: Command): void {
     .requiredOption('--source <url|file>', 'list endpoint URL or snapshot file')
     .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'cdp')
     .option('--page-size <n>', 'limit requested per page', parseIntOption('--page-size', 1, 1000))
-    .option('--max-pages <n>', 'stop after this many pages (the sweep then counts as incomplete)', parseIntOption('--max-pages', 1, 100_000))
+    .option(
+      '--max-pages <n>',
+      'stop after this many pages (the sweep then counts as incomplete)',
+      parseIntOption('--max-pages', 1, 100_000),
+    )
     .action(
       action(async (ctx, opts: { source: string; registry: string; pageSize?: number; maxPages?: number }) => {
         checkName(opts.registry);
@@ -38,28 +42,34 @@ export function register(ingest: Command): void {
     .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'official')
     .option('--full', 'ignore the last sync time: read everything and delist what is absent')
     .option('--page-size <n>', 'limit requested per page', parseIntOption('--page-size', 1, 100))
-    .option('--max-pages <n>', 'stop after this many pages (the sweep then counts as incomplete)', parseIntOption('--max-pages', 1, 100_000))
+    .option(
+      '--max-pages <n>',
+      'stop after this many pages (the sweep then counts as incomplete)',
+      parseIntOption('--max-pages', 1, 100_000),
+    )
     .option('--delay-ms <n>', 'pause between page requests', parseIntOption('--delay-ms', 0, 60_000))
     .action(
-      action(async (ctx, opts: { source: string; registry: string; full?: boolean; pageSize?: number; maxPages?: number; delayMs?: number }) => {
-        checkName(opts.registry);
-        const r = await withStore(ctx.paths.db, async (store) => {
-          await migrate(store, ctx.clock());
-          return ingestMcp(ctx, store, {
-            source: opts.source,
-            registry: opts.registry,
-            full: !!opts.full,
-            pageSize: opts.pageSize,
-            maxPages: opts.maxPages,
-            delayMs: opts.delayMs,
+      action(
+        async (ctx, opts: { source: string; registry: string; full?: boolean; pageSize?: number; maxPages?: number; delayMs?: number }) => {
+          checkName(opts.registry);
+          const r = await withStore(ctx.paths.db, async (store) => {
+            await migrate(store, ctx.clock());
+            return ingestMcp(ctx, store, {
+              source: opts.source,
+              registry: opts.registry,
+              full: !!opts.full,
+              pageSize: opts.pageSize,
+              maxPages: opts.maxPages,
+              delayMs: opts.delayMs,
+            });
           });
-        });
-        const c = r.counts;
-        ctx.log.info(
-          `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} deleted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.no_remotes} without remotes`,
-          ctx.log.json ? { ...c, run: r.runId } : undefined,
-        );
-      }),
+          const c = r.counts;
+          ctx.log.info(
+            `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} deleted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.no_remotes} without remotes`,
+            ctx.log.json ? { ...c, run: r.runId } : undefined,
+          );
+        },
+      ),
     );
 }
 

@@ -22,8 +22,16 @@ export function register(program: Command): void {
     .command('probe')
     .description('run every scheduled check that is due and record each result (one row per slot)')
     .option('--all', 'probe every enabled operation now (still one row per slot)')
-    .option('--concurrency <n>', 'requests in flight overall (default config probe.concurrency, 64)', parseIntOption('--concurrency', 1, 1024))
-    .option('--timeout-ms <n>', 'deadline per check for connect, headers and body (default 10000)', parseIntOption('--timeout-ms', 100, 120_000))
+    .option(
+      '--concurrency <n>',
+      'requests in flight overall (default config probe.concurrency, 64)',
+      parseIntOption('--concurrency', 1, 1024),
+    )
+    .option(
+      '--timeout-ms <n>',
+      'deadline per check for connect, headers and body (default 10000)',
+      parseIntOption('--timeout-ms', 100, 120_000),
+    )
     .option('--allow-private', 'lift the private-address guard (tests, demo)')
     .option('--shard <i/n>', 'probe only services whose id hashes to shard i of n (0 <= i < n)')
     .option('--only <kind>', 'calls | documentation | all (default all)')

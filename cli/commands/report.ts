@@ -31,7 +31,9 @@ export function register(program: Command): void {
           if (opts.week) {
             const ws = weekOption(opts.week);
             const frozen = await freezeWeek(store, ws, now);
-            ctx.log.info(frozen ? `froze the report of the week of ${weekId(ws)}` : `the week of ${weekId(ws)} was already frozen; unchanged`);
+            ctx.log.info(
+              frozen ? `froze the report of the week of ${weekId(ws)}` : `the week of ${weekId(ws)} was already frozen; unchanged`,
+            );
             return [await getReport(store, weekId(ws), now)];
           }
           const r = await freezeDueReports(ctx, store);

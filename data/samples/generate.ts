@@ -50,16 +50,41 @@ const CAIP2 = {
 type Net = keyof typeof USDC;
 
 const PROVIDERS = [
-  { host: 'api.weatherwise.example', name: 'WeatherWise', tags: ['weather', 'forecast'], paths: ['/v1/forecast', '/v1/current', '/v1/alerts/:region'] },
+  {
+    host: 'api.weatherwise.example',
+    name: 'WeatherWise',
+    tags: ['weather', 'forecast'],
+    paths: ['/v1/forecast', '/v1/current', '/v1/alerts/:region'],
+  },
   { host: 'x402.newsdigest.example', name: 'NewsDigest', tags: ['news', 'Summaries'], paths: ['/headlines', '/search', '/article/{id}'] },
-  { host: 'pay.chainscope.example', name: 'ChainScope', tags: ['onchain', 'Wallet Analytics'], paths: ['/wallet/:address/pnl', '/token/holders', '/tx/explain'] },
-  { host: 'api.pixelforge.example', name: 'PixelForge', tags: ['image-generation', 'AI'], paths: ['/generate', '/upscale', '/remove-background'] },
-  { host: 'llm.tokenbazaar.example', name: 'TokenBazaar', tags: ['llm', 'inference'], paths: ['/v1/chat/completions', '/v1/embeddings', '/v1/models/%7Bmodel%7D/invoke'] },
+  {
+    host: 'pay.chainscope.example',
+    name: 'ChainScope',
+    tags: ['onchain', 'Wallet Analytics'],
+    paths: ['/wallet/:address/pnl', '/token/holders', '/tx/explain'],
+  },
+  {
+    host: 'api.pixelforge.example',
+    name: 'PixelForge',
+    tags: ['image-generation', 'AI'],
+    paths: ['/generate', '/upscale', '/remove-background'],
+  },
+  {
+    host: 'llm.tokenbazaar.example',
+    name: 'TokenBazaar',
+    tags: ['llm', 'inference'],
+    paths: ['/v1/chat/completions', '/v1/embeddings', '/v1/models/%7Bmodel%7D/invoke'],
+  },
   { host: 'scrape.webharvest.example', name: 'WebHarvest', tags: ['scraping', 'web_data'], paths: ['/scrape', '/crawl', '/screenshot'] },
   { host: 'api.geodata.example', name: 'GeoData', tags: ['geocoding', 'maps'], paths: ['/geocode', '/reverse', '/route'] },
   { host: 'x402.sentimentlab.example', name: 'SentimentLab', tags: ['nlp', 'sentiment'], paths: ['/analyze', '/batch'] },
   { host: 'api.docparse.example', name: 'DocParse', tags: ['pdf', 'ocr', 'documents'], paths: ['/parse', '/ocr', '/tables'] },
-  { host: 'data.marketpulse.example', name: 'MarketPulse', tags: ['prices', 'market-data'], paths: ['/price/:symbol', '/ohlcv', '/trending'] },
+  {
+    host: 'data.marketpulse.example',
+    name: 'MarketPulse',
+    tags: ['prices', 'market-data'],
+    paths: ['/price/:symbol', '/ohlcv', '/trending'],
+  },
   { host: 'api.voicebox.example', name: 'VoiceBox', tags: ['tts', 'audio'], paths: ['/speak', '/transcribe'] },
   { host: 'api.farmfarm.example', name: '', tags: [], paths: ['/a', '/b', '/c', '/d', '/e', '/f'] }, // a server farm without labels
 ] as const;
@@ -75,7 +100,14 @@ function acceptV1(net: Net, atomic: string, resource: string, method: string, as
     payTo: `0x${hex(40)}`,
     maxTimeoutSeconds: 60,
     asset: asset ?? USDC[net],
-    outputSchema: { input: { type: 'http', method, ...(method === 'GET' ? { queryParams: { q: 'string' } } : { bodyType: 'json', bodyFields: { input: { type: 'string' } } }) }, output: { type: 'object' } },
+    outputSchema: {
+      input: {
+        type: 'http',
+        method,
+        ...(method === 'GET' ? { queryParams: { q: 'string' } } : { bodyType: 'json', bodyFields: { input: { type: 'string' } } }),
+      },
+      output: { type: 'object' },
+    },
     extra: { name: 'USD Coin', version: '2' },
   };
 }
@@ -99,8 +131,19 @@ for (const p of PROVIDERS) {
     n++;
     const url = `https://${p.host}${path}`;
     const v2 = n % 3 !== 0; // about two thirds v2, as measured in the wild
-    const method = /generate|upscale|parse|ocr|batch|scrape|crawl|speak|transcribe|completions|embeddings|invoke|analyze/.test(path) ? 'POST' : 'GET';
-    const nets: Net[] = n % 7 === 0 ? ['base-sepolia'] : n % 11 === 0 ? ['solana-devnet'] : n % 5 === 0 ? ['base', 'solana'] : n % 4 === 0 ? ['base', 'polygon'] : ['base'];
+    const method = /generate|upscale|parse|ocr|batch|scrape|crawl|speak|transcribe|completions|embeddings|invoke|analyze/.test(path)
+      ? 'POST'
+      : 'GET';
+    const nets: Net[] =
+      n % 7 === 0
+        ? ['base-sepolia']
+        : n % 11 === 0
+          ? ['solana-devnet']
+          : n % 5 === 0
+            ? ['base', 'solana']
+            : n % 4 === 0
+              ? ['base', 'polygon']
+              : ['base'];
     const atomic = String(pick([1000, 2500, 5000, 10000, 20000, 50000, 100000]));
     const calls = int(0, 40) < 4 ? 0 : int(10, 25000);
     const payers = calls === 0 ? 0 : Math.max(1, Math.floor(calls / int(5, 400)));
@@ -116,13 +159,54 @@ for (const p of PROVIDERS) {
     if (p.tags.length) item['tags'] = p.tags;
     if (v2) {
       item['description'] = `${p.name || 'Endpoint'} ${path.replace(/[/:{}%]/g, ' ').trim()}`;
-      item['extensions'] = { bazaar: { info: { input: { type: 'http', method, ...(method === 'GET' ? { queryParams: { q: 'x' } } : { bodyType: 'json', body: { input: 'x' } }) } } } };
+      item['extensions'] = {
+        bazaar: {
+          info: {
+            input: {
+              type: 'http',
+              method,
+              ...(method === 'GET' ? { queryParams: { q: 'x' } } : { bodyType: 'json', body: { input: 'x' } }),
+            },
+          },
+        },
+      };
     }
     items.push(item);
   }
 }
 // Fill up to 62 regular items with a long tail of small single-endpoint hosts.
-const TAIL = ['joke', 'quote', 'fact', 'horoscope', 'trivia', 'recipe', 'lyrics', 'translate', 'summarize', 'classify', 'dictionary', 'ipinfo', 'whois', 'dns', 'ssl', 'uptime', 'qr', 'shorten', 'fx', 'stocks', 'sports', 'flight', 'tide', 'quake', 'air', 'pollen', 'moon', 'time', 'holiday', 'isbn'];
+const TAIL = [
+  'joke',
+  'quote',
+  'fact',
+  'horoscope',
+  'trivia',
+  'recipe',
+  'lyrics',
+  'translate',
+  'summarize',
+  'classify',
+  'dictionary',
+  'ipinfo',
+  'whois',
+  'dns',
+  'ssl',
+  'uptime',
+  'qr',
+  'shorten',
+  'fx',
+  'stocks',
+  'sports',
+  'flight',
+  'tide',
+  'quake',
+  'air',
+  'pollen',
+  'moon',
+  'time',
+  'holiday',
+  'isbn',
+];
 for (let i = 0; items.length < 62; i++) {
   const name = TAIL[i % TAIL.length]!;
   const v2 = i % 4 !== 1;
@@ -145,7 +229,10 @@ items.push({
   resource: 'https://api.memecoin-oracle.example/v2/signal',
   type: 'http',
   x402Version: 2,
-  accepts: [acceptV2('base', '5000000000000000000', '0x4200000000000000000000000000000000000042'), { ...acceptV2('polygon', '10000'), asset: 'USDC' }],
+  accepts: [
+    acceptV2('base', '5000000000000000000', '0x4200000000000000000000000000000000000042'),
+    { ...acceptV2('polygon', '10000'), asset: 'USDC' },
+  ],
   lastUpdated: isoAt(30),
   serviceName: 'Memecoin Oracle',
   tags: ['signals'],
@@ -184,12 +271,26 @@ items.push({
   lastUpdated: isoAt(5),
   quality: { l30DaysTotalCalls: 3, l30DaysUniquePayers: 1 },
 });
-items.push({ resource: 'https://tools.mcp-over-x402.example/mcp', type: 'mcp', x402Version: 2, accepts: [acceptV2('base', '1000')], lastUpdated: isoAt(3) });
+items.push({
+  resource: 'https://tools.mcp-over-x402.example/mcp',
+  type: 'mcp',
+  x402Version: 2,
+  accepts: [acceptV2('base', '1000')],
+  lastUpdated: isoAt(3),
+});
 items.push({ resource: 'not a url at all', type: 'http', x402Version: 1, accepts: [], lastUpdated: isoAt(3) });
 for (let i = 0; i < 4; i++) {
   // Endpoints only on test networks.
   const url = `https://sandbox-${i}.devpay.example/demo/paid-content`;
-  items.push({ resource: url, type: 'http', x402Version: 1, accepts: [acceptV1(i % 2 ? 'base-sepolia' : 'solana-devnet', '10000', url, 'GET')], lastUpdated: isoAt(int(1, 100)), serviceName: 'DevPay sandbox', quality: { l30DaysTotalCalls: 900, l30DaysUniquePayers: 3 } });
+  items.push({
+    resource: url,
+    type: 'http',
+    x402Version: 1,
+    accepts: [acceptV1(i % 2 ? 'base-sepolia' : 'solana-devnet', '10000', url, 'GET')],
+    lastUpdated: isoAt(int(1, 100)),
+    serviceName: 'DevPay sandbox',
+    quality: { l30DaysTotalCalls: 900, l30DaysUniquePayers: 3 },
+  });
 }
 
 const PAGE = 25;
@@ -198,12 +299,56 @@ for (let off = 0; off < items.length; off += PAGE) {
   x402Pages.push({ x402Version: 2, items: items.slice(off, off + PAGE), pagination: { limit: PAGE, offset: off, total: items.length } });
 }
 // Paging past the end repeated the last rows (a quirk of the largest registry); the snapshot keeps it.
-x402Pages.push({ x402Version: 2, items: items.slice(items.length - 5), pagination: { limit: PAGE, offset: x402Pages.length * PAGE, total: items.length } });
+x402Pages.push({
+  x402Version: 2,
+  items: items.slice(items.length - 5),
+  pagination: { limit: PAGE, offset: x402Pages.length * PAGE, total: items.length },
+});
 
 // ---------------------------------------------------------------- MCP
 const META = 'io.modelcontextprotocol.registry/official';
 const servers: Record<string, unknown>[] = [];
-const SUBJECTS = ['notion-sync', 'jira-helper', 'weather', 'calendar', 'postgres-query', 'kubernetes', 'slack-bridge', 'pdf-tools', 'browser', 'search', 'translator', 'crm', 'email', 'maps', 'finance', 'github-issues', 'docs-search', 'vector-db', 'image-tools', 'code-runner', 'sql-lite', 'rss', 'todo', 'time', 'math', 'crypto-prices', 'sports-scores', 'wiki', 'arxiv', 'youtube-transcripts', 'figma', 'linear-bridge', 'sentry', 'stripe-lite', 'airtable', 'dropbox', 'zoom-notes', 'hubspot-lite', 'shopify-lite'];
+const SUBJECTS = [
+  'notion-sync',
+  'jira-helper',
+  'weather',
+  'calendar',
+  'postgres-query',
+  'kubernetes',
+  'slack-bridge',
+  'pdf-tools',
+  'browser',
+  'search',
+  'translator',
+  'crm',
+  'email',
+  'maps',
+  'finance',
+  'github-issues',
+  'docs-search',
+  'vector-db',
+  'image-tools',
+  'code-runner',
+  'sql-lite',
+  'rss',
+  'todo',
+  'time',
+  'math',
+  'crypto-prices',
+  'sports-scores',
+  'wiki',
+  'arxiv',
+  'youtube-transcripts',
+  'figma',
+  'linear-bridge',
+  'sentry',
+  'stripe-lite',
+  'airtable',
+  'dropbox',
+  'zoom-notes',
+  'hubspot-lite',
+  'shopify-lite',
+];
 const ORGS = ['io.github.acme', 'com.toolsmith', 'dev.mcpworks', 'io.github.jdoe', 'ai.agentops', 'net.remoteworks'];
 function meta(status: string, hours: number, isLatest = true) {
   return { [META]: { status, statusChangedAt: isoAt(hours), publishedAt: isoAt(hours + 300), updatedAt: isoAt(hours), isLatest } };
@@ -214,13 +359,25 @@ SUBJECTS.forEach((subject, i) => {
   const remotes: Record<string, unknown>[] = [];
   if (i % 5 !== 4) remotes.push({ type: 'streamable-http', url: `https://${host}/mcp` });
   if (i % 3 === 0) remotes.push({ type: 'sse', url: `https://${host}/sse` });
-  if (i % 5 === 4) remotes.push({ type: 'sse', url: `https://${host}/v1/sse`, headers: [{ name: 'Authorization', description: 'Bearer token', isRequired: true, isSecret: true }] });
+  if (i % 5 === 4)
+    remotes.push({
+      type: 'sse',
+      url: `https://${host}/v1/sse`,
+      headers: [{ name: 'Authorization', description: 'Bearer token', isRequired: true, isSecret: true }],
+    });
   const status = i % 11 === 7 ? 'deprecated' : 'active';
   servers.push({
     server: {
       $schema: 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json',
       name: `${org}/${subject}`,
-      ...(i % 2 ? { title: subject.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') } : {}),
+      ...(i % 2
+        ? {
+            title: subject
+              .split('-')
+              .map((w) => w[0]!.toUpperCase() + w.slice(1))
+              .join(' '),
+          }
+        : {}),
       description: `MCP tools for ${subject.replace(/-/g, ' ')}`,
       version: `1.${i % 4}.${int(0, 9)}`,
       websiteUrl: `https://${host}/`,
@@ -238,8 +395,16 @@ servers.push({
     description: 'Per-tenant workspace tools',
     version: '2.0.0',
     remotes: [
-      { type: 'streamable-http', url: 'https://{tenant}.tenantcloud.example/mcp', variables: { tenant: { description: 'Tenant slug', isRequired: true, default: 'demo' } } },
-      { type: 'sse', url: 'https://{region}.sse.tenantcloud.example/{version}/sse', variables: { region: { choices: ['eu', 'us'] }, version: { value: 'v2' } } },
+      {
+        type: 'streamable-http',
+        url: 'https://{tenant}.tenantcloud.example/mcp',
+        variables: { tenant: { description: 'Tenant slug', isRequired: true, default: 'demo' } },
+      },
+      {
+        type: 'sse',
+        url: 'https://{region}.sse.tenantcloud.example/{version}/sse',
+        variables: { region: { choices: ['eu', 'us'] }, version: { value: 'v2' } },
+      },
     ],
   },
   _meta: meta('active', 20),
@@ -249,24 +414,56 @@ servers.push({
     name: 'io.github.someone/byo-endpoint',
     description: 'Bring your own endpoint',
     version: '0.3.1',
-    remotes: [{ type: 'streamable-http', url: 'https://mcp.byo.example/{account_id}/mcp', variables: { account_id: { description: 'Your account id', isRequired: true } } }],
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: 'https://mcp.byo.example/{account_id}/mcp',
+        variables: { account_id: { description: 'Your account id', isRequired: true } },
+      },
+    ],
   },
   _meta: meta('active', 50),
 });
 // Package-only servers (no remote to check).
 for (const s of ['local-files', 'git-local', 'sqlite-local']) {
   servers.push({
-    server: { name: `io.github.localtools/${s}`, description: `Local ${s} server`, version: '1.0.0', packages: [{ registryType: 'npm', identifier: `@localtools/${s}`, version: '1.0.0', transport: { type: 'stdio' } }] },
+    server: {
+      name: `io.github.localtools/${s}`,
+      description: `Local ${s} server`,
+      version: '1.0.0',
+      packages: [{ registryType: 'npm', identifier: `@localtools/${s}`, version: '1.0.0', transport: { type: 'stdio' } }],
+    },
     _meta: meta('active', 100),
   });
 }
 // Deleted (taken down) and an older version listed next to the latest.
 for (const s of ['free-gift-cards', 'wallet-drainer']) {
-  servers.push({ server: { name: `io.github.spammer/${s}`, description: 'Removed', version: '0.0.1', remotes: [{ type: 'streamable-http', url: `https://${s}.spam.example/mcp` }] }, _meta: meta('deleted', 2) });
+  servers.push({
+    server: {
+      name: `io.github.spammer/${s}`,
+      description: 'Removed',
+      version: '0.0.1',
+      remotes: [{ type: 'streamable-http', url: `https://${s}.spam.example/mcp` }],
+    },
+    _meta: meta('deleted', 2),
+  });
 }
-servers.push({ server: { name: 'dev.mcpworks/forecasts', description: 'old version', version: '0.9.0', remotes: [{ type: 'streamable-http', url: 'https://old-forecasts.mcpworks.example/mcp' }] }, _meta: meta('active', 2000, false) });
 servers.push({
-  server: { name: 'dev.mcpworks/forecasts', description: 'Forecasts and alerts', version: '1.0.0', remotes: [{ type: 'streamable-http', url: 'https://forecasts.mcpworks.example/mcp' }] },
+  server: {
+    name: 'dev.mcpworks/forecasts',
+    description: 'old version',
+    version: '0.9.0',
+    remotes: [{ type: 'streamable-http', url: 'https://old-forecasts.mcpworks.example/mcp' }],
+  },
+  _meta: meta('active', 2000, false),
+});
+servers.push({
+  server: {
+    name: 'dev.mcpworks/forecasts',
+    description: 'Forecasts and alerts',
+    version: '1.0.0',
+    remotes: [{ type: 'streamable-http', url: 'https://forecasts.mcpworks.example/mcp' }],
+  },
   _meta: meta('active', 10, true),
 });
 // Hostile text.
@@ -286,12 +483,17 @@ const mcpPages: unknown[] = [];
 for (let off = 0, p = 0; off < servers.length; off += MCP_PAGE, p++) {
   const slice = servers.slice(off, off + MCP_PAGE);
   const more = off + MCP_PAGE < servers.length;
-  const cursor = more ? `${String(slice[slice.length - 1] && (slice[slice.length - 1]!['server'] as { name: string }).name)}:${p}` : undefined;
+  const cursor = more
+    ? `${String(slice[slice.length - 1] && (slice[slice.length - 1]!['server'] as { name: string }).name)}:${p}`
+    : undefined;
   // The second page uses the older `next_cursor` spelling.
-  const metadata = p === 1 ? { next_cursor: cursor, count: slice.length } : { ...(cursor ? { nextCursor: cursor } : {}), count: slice.length };
+  const metadata =
+    p === 1 ? { next_cursor: cursor, count: slice.length } : { ...(cursor ? { nextCursor: cursor } : {}), count: slice.length };
   mcpPages.push({ servers: slice, metadata });
 }
 
 writeFileSync(join(here, 'x402-registry.json'), `${JSON.stringify(x402Pages, null, 1)}\n`);
 writeFileSync(join(here, 'mcp-registry.json'), `${JSON.stringify(mcpPages, null, 1)}\n`);
-process.stdout.write(`x402: ${items.length} resources in ${x402Pages.length} pages; mcp: ${servers.length} entries in ${mcpPages.length} pages\n`);
+process.stdout.write(
+  `x402: ${items.length} resources in ${x402Pages.length} pages; mcp: ${servers.length} entries in ${mcpPages.length} pages\n`,
+);

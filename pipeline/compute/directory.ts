@@ -127,7 +127,11 @@ SELECT ${t}, service_id,
 FROM judged`;
 };
 
-export async function evaluateDirectory(store: Store, now: Date, scope: DirectoryScope): Promise<{ evaluated: number; inDirectory: number }> {
+export async function evaluateDirectory(
+  store: Store,
+  now: Date,
+  scope: DirectoryScope,
+): Promise<{ evaluated: number; inDirectory: number }> {
   await store.run(DIRECTORY_SQL(now, scope));
   const [r] = await store.all<{ n: number; d: number }>(
     `SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE in_directory)::INTEGER AS d FROM directory WHERE evaluated_at = ${sqlTime(now)} AND scope = '${scope}'`,

@@ -64,7 +64,9 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
       // One scan of the check table for this run: the temporary table shadows the view
       // check_aggregates (migration 030) for this connection, so schedule_targets and evidence_30d
       // both read it. Dropped before the transaction ends.
-      await step('check_aggregates', () => store.run('CREATE OR REPLACE TEMP TABLE check_aggregates AS SELECT * FROM main.check_aggregates'));
+      await step('check_aggregates', () =>
+        store.run('CREATE OR REPLACE TEMP TABLE check_aggregates AS SELECT * FROM main.check_aggregates'),
+      );
       let intervalChanges: number;
       let evidenceRows: number;
       try {
@@ -97,13 +99,25 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
     await store.run('RESET preserve_insertion_order');
     summary.duration_ms = Math.round(performance.now() - t0);
     const { run_id: _r, computed_at: _c, duration_ms: _d, steps_ms: _s, ...counts } = summary;
-    await store.run(`UPDATE runs SET status = 'ok', finished_at = ${sqlTime(ctx.clock())}, counts = $2::JSON WHERE id = $1`, [id, JSON.stringify(counts)]);
-    ctx.log.info('compute done', { scope, services: summary.evidence_rows, in_directory: summary.directory_in, interval_changes: summary.interval_changes, ms: summary.duration_ms });
+    await store.run(`UPDATE runs SET status = 'ok', finished_at = ${sqlTime(ctx.clock())}, counts = $2::JSON WHERE id = $1`, [
+      id,
+      JSON.stringify(counts),
+    ]);
+    ctx.log.info('compute done', {
+      scope,
+      services: summary.evidence_rows,
+      in_directory: summary.directory_in,
+      interval_changes: summary.interval_changes,
+      ms: summary.duration_ms,
+    });
     return summary;
   } catch (e) {
     await store.run('RESET preserve_insertion_order').catch(() => undefined);
     await store
-      .run(`UPDATE runs SET status = 'failed', finished_at = ${sqlTime(ctx.clock())}, error = $2 WHERE id = $1`, [id, String((e as Error)?.message ?? e).slice(0, 500)])
+      .run(`UPDATE runs SET status = 'failed', finished_at = ${sqlTime(ctx.clock())}, error = $2 WHERE id = $1`, [
+        id,
+        String((e as Error)?.message ?? e).slice(0, 500),
+      ])
       .catch(() => undefined);
     throw e;
   }

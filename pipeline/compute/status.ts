@@ -51,7 +51,13 @@ export type Status = z.infer<typeof StatusSchema>;
  * it ran when a run with status ok or partial falls in it (by scheduled_at, else started_at); missed =
  * scheduled − ran. Several runs in one slot count once.
  */
-export function windowFigures(opts: { now: Date; everyHours: number; windowHours: number; operatingSince: Date | null; ranSlots: ReadonlySet<number> }): WindowFigures {
+export function windowFigures(opts: {
+  now: Date;
+  everyHours: number;
+  windowHours: number;
+  operatingSince: Date | null;
+  ranSlots: ReadonlySet<number>;
+}): WindowFigures {
   const { now, everyHours, windowHours, operatingSince, ranSlots } = opts;
   if (!operatingSince) return { scheduled: 0, ran: 0, missed: 0 };
   const size = everyHours * HOUR_MS;
@@ -90,7 +96,9 @@ export async function computeStatus(store: Store, now: Date): Promise<Status> {
 
   // Distinct slot indexes that ran, per job kind, over the longest window (at most ~720 per kind).
   const slotRows = await store.all<{ kind: string; k: string | number }>(`
-    WITH sched(kind, hours) AS (VALUES ${Object.entries(RUN_SCHEDULE).map(([k, h]) => `('${k}', ${h})`).join(', ')})
+    WITH sched(kind, hours) AS (VALUES ${Object.entries(RUN_SCHEDULE)
+      .map(([k, h]) => `('${k}', ${h})`)
+      .join(', ')})
     SELECT DISTINCT r.kind, floor(epoch(coalesce(r.scheduled_at, r.started_at)) / (s.hours * 3600))::BIGINT AS k
     FROM runs r JOIN sched s ON s.kind = r.kind
     WHERE r.status IN ('ok', 'partial') AND coalesce(r.scheduled_at, r.started_at) <= ${t}
@@ -129,6 +137,11 @@ export async function computeStatus(store: Store, now: Date): Promise<Status> {
     operating_since: operatingSinceIso,
     jobs,
     latest_runs: latest.map(toInfo),
-    evidence_freshness: { fresh: Number(f?.fresh ?? 0), stale: Number(f?.stale ?? 0), no_data: Number(f?.no_data ?? 0), total: Number(f?.total ?? 0) },
+    evidence_freshness: {
+      fresh: Number(f?.fresh ?? 0),
+      stale: Number(f?.stale ?? 0),
+      no_data: Number(f?.no_data ?? 0),
+      total: Number(f?.total ?? 0),
+    },
   });
 }

@@ -8,7 +8,10 @@ export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
 
-export const fixedClock = (at: Date): Clock => () => new Date(at.getTime());
+export const fixedClock =
+  (at: Date): Clock =>
+  () =>
+    new Date(at.getTime());
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 

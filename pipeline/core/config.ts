@@ -12,7 +12,11 @@ export const RegistrySourceSchema = z.object({
   /** Full URL of `.../discovery/resources` or `.../v0.1/servers`, or a file path. */
   source: z.string().min(1),
   /** Name recorded with each resource (e.g. `cdp`, `official`). */
-  name: z.string().min(1).max(40).regex(/^[a-z0-9-]+$/),
+  name: z
+    .string()
+    .min(1)
+    .max(40)
+    .regex(/^[a-z0-9-]+$/),
   enabled: z.boolean().default(true),
 });
 export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
@@ -27,19 +31,25 @@ export const RateLimitsSchema = z.object({
 
 export const ConfigSchema = z
   .object({
-    registries: z
-      .array(RegistrySourceSchema)
-      .default([
-        { kind: 'x402', source: 'https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources', name: 'cdp', enabled: true },
-        { kind: 'mcp', source: 'https://registry.modelcontextprotocol.io/v0.1/servers', name: 'official', enabled: true },
-      ]),
+    registries: z.array(RegistrySourceSchema).default([
+      { kind: 'x402', source: 'https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources', name: 'cdp', enabled: true },
+      { kind: 'mcp', source: 'https://registry.modelcontextprotocol.io/v0.1/servers', name: 'official', enabled: true },
+    ]),
     probe: z
       .object({
         concurrency: z.number().int().min(1).max(1024).default(64),
         perHost: z.number().int().min(1).max(16).default(2),
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-        maxBodyBytes: z.number().int().min(1024).default(256 * 1024),
-        maxHeaderBytes: z.number().int().min(16 * 1024).default(128 * 1024),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(256 * 1024),
+        maxHeaderBytes: z
+          .number()
+          .int()
+          .min(16 * 1024)
+          .default(128 * 1024),
         userAgent: z.string().min(1).default('AtlasProbe/0.1'),
         contactUrl: z.string().url().default('https://atlas.example/about/probe'),
         allowPrivate: z.boolean().default(false),
@@ -58,7 +68,11 @@ export const ConfigSchema = z
         /** Honour X-Forwarded-For only behind a proxy we trust. */
         trustProxy: z.boolean().default(false),
         baseUrl: z.string().url().optional(),
-        bodyLimitBytes: z.number().int().positive().default(16 * 1024),
+        bodyLimitBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(16 * 1024),
         rateLimits: RateLimitsSchema.prefault({}),
       })
       .prefault({}),

@@ -74,7 +74,5 @@ export function httpStatusFor(code: ErrorCode): number {
 
 /** Render zod issues as `path: message; path: message` for one-line CLI and HTTP messages. */
 export function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('; ');
 }

@@ -15,7 +15,12 @@ export function createLogger(opts: { json?: boolean; quiet?: boolean; write?: (l
     if (opts.quiet && level === 'info') return;
     if (opts.json) write(JSON.stringify({ level, msg, ...fields }));
     else {
-      const extra = fields && Object.keys(fields).length ? ` ${Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ')}` : '';
+      const extra =
+        fields && Object.keys(fields).length
+          ? ` ${Object.entries(fields)
+              .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+              .join(' ')}`
+          : '';
       write(`${level === 'info' ? '' : `${level}: `}${msg}${extra}`);
     }
   };

@@ -13,7 +13,9 @@ export function sanitizeText(value: unknown, maxLength: number): string | null {
   let s = value.normalize('NFC').replace(STRIP_RE, '').replace(/\s+/g, ' ').trim();
   if (s.length > maxLength) {
     // Do not cut a surrogate pair in half.
-    const cut = Array.from(s).slice(0, maxLength - 1).join('');
+    const cut = Array.from(s)
+      .slice(0, maxLength - 1)
+      .join('');
     s = `${cut}…`;
   }
   return s.length ? s : null;

@@ -62,11 +62,15 @@ export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = 
     }
   };
 
-  await step('ingest_listings', opts.force || isDue(await lastRunAt(store, 'ingest_listings'), now, CADENCE_MS.ingest_listings), async () => {
-    const r = await ingestListings(ctx, store, ctx.paths.listings);
-    changed = true;
-    return r;
-  });
+  await step(
+    'ingest_listings',
+    opts.force || isDue(await lastRunAt(store, 'ingest_listings'), now, CADENCE_MS.ingest_listings),
+    async () => {
+      const r = await ingestListings(ctx, store, ctx.paths.listings);
+      changed = true;
+      return r;
+    },
+  );
 
   if (!opts.skipRegistries) {
     for (const source of ctx.config.registries.filter((r) => r.enabled)) {
@@ -124,7 +128,12 @@ export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = 
   await finishRun(store, runId, ctx.clock(), {
     status: failed ? 'partial' : 'ok',
     counts: Object.fromEntries(steps.map((s) => [s.step, s.status])),
-    error: failed ? steps.filter((s) => s.error).map((s) => `${s.step}: ${s.error}`).join('; ') : null,
+    error: failed
+      ? steps
+          .filter((s) => s.error)
+          .map((s) => `${s.step}: ${s.error}`)
+          .join('; ')
+      : null,
   });
   return { steps, failed };
 }

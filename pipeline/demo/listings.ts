@@ -21,7 +21,9 @@ export function writeDemoListings(fleet: Fleet, dir: string, approvedAt: Date): 
       category: 'marketplace',
       tags: ['fleet', 'tasks'],
       description: 'Simulated task marketplace of the demo fleet: agents find and post paid tasks.',
-      operations: [{ id: 'primary', kind: 'call', primary: true, url: site.url, method: 'GET', expected_statuses: [200], interval: 'hourly' }],
+      operations: [
+        { id: 'primary', kind: 'call', primary: true, url: site.url, method: 'GET', expected_statuses: [200], interval: 'hourly' },
+      ],
       documentation_urls: [],
       claims: {},
       approved_at: approvedAt.toISOString(),

@@ -5,7 +5,11 @@ import { migrate, withStore, type Store } from '../store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { runDemoStep } from './step.ts';
 
-type RunCycle = (ctx: Context, store: Store, opts: Record<string, unknown>) => Promise<{ failed: number; steps: Array<{ step: string; status: string; error?: string }> }>;
+type RunCycle = (
+  ctx: Context,
+  store: Store,
+  opts: Record<string, unknown>,
+) => Promise<{ failed: number; steps: Array<{ step: string; status: string; error?: string }> }>;
 
 /** `runCycle` from pipeline/cycle when it loads; null otherwise (the demo then runs its own steps). */
 async function loadRunCycle(ctx: Context): Promise<RunCycle | null> {
@@ -39,9 +43,13 @@ export function startLiveCycles(ctx: Context, opts: { probeTimeoutMs: number; pr
     const runCycle = await loadRunCycle(ctx);
     await withStore(ctx.paths.db, async (store) => {
       if (runCycle) {
-        const r = await runCycle(ctx, store, { probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency }, snapshot: false });
+        const r = await runCycle(ctx, store, {
+          probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency },
+          snapshot: false,
+        });
         const failed = r.steps.filter((s) => s.status === 'failed');
-        if (failed.length) ctx.log.warn('demo: cycle finished with failed steps', { failed: failed.map((s) => `${s.step}: ${s.error ?? ''}`) });
+        if (failed.length)
+          ctx.log.warn('demo: cycle finished with failed steps', { failed: failed.map((s) => `${s.step}: ${s.error ?? ''}`) });
         else ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString() });
         return;
       }

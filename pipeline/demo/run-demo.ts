@@ -102,11 +102,18 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       slowMs: Math.max(2000, opts.probeTimeoutMs * 2),
     });
     writeDemoListings(fleet, paths.listings, start);
-    const config = demoConfig(fleet, { port: opts.port, host: opts.host, probeTimeoutMs: opts.probeTimeoutMs, probeConcurrency: opts.probeConcurrency });
+    const config = demoConfig(fleet, {
+      port: opts.port,
+      host: opts.host,
+      probeTimeoutMs: opts.probeTimeoutMs,
+      probeConcurrency: opts.probeConcurrency,
+    });
     const ctx: Context = { clock, paths, config, log: opts.log, secret: loadSecret(paths.secret, {}) };
 
     const times = backfillTimes(end, { days: opts.days, coarseHours: opts.coarseHours, recentHours: opts.recentHours });
-    progress(`demo: fleet of ${fleet.endpoints.length} endpoints on 127.0.0.1:${fleet.port}; back-filling ${opts.days} days in ${times.length} cycles…`);
+    progress(
+      `demo: fleet of ${fleet.endpoints.length} endpoints on 127.0.0.1:${fleet.port}; back-filling ${opts.days} days in ${times.length} cycles…`,
+    );
     const store = await openStore(paths.db);
     let counts: Awaited<ReturnType<typeof readSummaryCounts>>;
     let cycles = 0;
@@ -119,7 +126,8 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
         ...(opts.signal ? { signal: opts.signal } : {}),
         onCycle: (_i, at, r) => {
           const day = at.toISOString().slice(0, 10);
-          if (day !== lastDay) progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
+          if (day !== lastDay)
+            progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
           lastDay = day;
         },
       });
@@ -136,7 +144,11 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
     opts.signal?.throwIfAborted();
     server = await startServer(ctx, { port: opts.port, host: opts.host, siteDir: paths.publicDir, replicaId: 'demo' });
     if (opts.liveEveryMs !== false) {
-      live = startLiveCycles(ctx, { probeTimeoutMs: opts.probeTimeoutMs, probeConcurrency: opts.probeConcurrency, ...(opts.liveEveryMs ? { everyMs: opts.liveEveryMs } : {}) });
+      live = startLiveCycles(ctx, {
+        probeTimeoutMs: opts.probeTimeoutMs,
+        probeConcurrency: opts.probeConcurrency,
+        ...(opts.liveEveryMs ? { everyMs: opts.liveEveryMs } : {}),
+      });
     }
     const summary: DemoSummary = {
       ...counts,

@@ -45,7 +45,7 @@ export async function runDemoStep(ctx: Context, store: Store, plan: DemoStepPlan
     try {
       await fn();
     } catch (e) {
-      failures.push(`${name}: ${isAtlasError(e) ? e.message : (e as Error)?.message ?? String(e)}`);
+      failures.push(`${name}: ${isAtlasError(e) ? e.message : ((e as Error)?.message ?? String(e))}`);
     } finally {
       ms[name] = Math.round(performance.now() - t);
     }
@@ -62,26 +62,33 @@ export async function runDemoStep(ctx: Context, store: Store, plan: DemoStepPlan
   // Calls and documentation in two runs (as `atlas probe` and `atlas docs` do): the documentation
   // sink writes snapshots on the same connection, so it must not overlap the call writer's batches.
   await step('probe', async () => {
-    const r = await runProbe(ctx, store, { only: 'calls', allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency });
-    checked += r.counts.stored;
-  });
-  if (plan.daily) await step('docs', async () => {
     const r = await runProbe(ctx, store, {
-      only: 'documentation',
-      onDocumentation: createDocumentationSink(ctx, store),
+      only: 'calls',
       allowPrivate: true,
       timeoutMs: opts.probeTimeoutMs,
-      concurrency: 4,
+      concurrency: opts.probeConcurrency,
     });
     checked += r.counts.stored;
   });
+  if (plan.daily)
+    await step('docs', async () => {
+      const r = await runProbe(ctx, store, {
+        only: 'documentation',
+        onDocumentation: createDocumentationSink(ctx, store),
+        allowPrivate: true,
+        timeoutMs: opts.probeTimeoutMs,
+        concurrency: 4,
+      });
+      checked += r.counts.stored;
+    });
   if (plan.compute) {
     await step('compute', async () => {
       await computeAll(ctx, store, {});
     });
   }
-  if (plan.daily) await step('reports', async () => {
-    await freezeDueReports(ctx, store);
-  });
+  if (plan.daily)
+    await step('reports', async () => {
+      await freezeDueReports(ctx, store);
+    });
   return { checked, registries, failures, ms };
 }

@@ -18,7 +18,10 @@ export interface DemoSummary {
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
-export async function readSummaryCounts(store: Store, now: Date): Promise<Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h'>> {
+export async function readSummaryCounts(
+  store: Store,
+  now: Date,
+): Promise<Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h'>> {
   const tiers = await store.all<{ k: string; c: unknown }>('SELECT tier AS k, count(*) AS c FROM services GROUP BY tier');
   const types = await store.all<{ k: string; c: unknown }>('SELECT type AS k, count(*) AS c FROM services GROUP BY type');
   const dir = await store.all<{ c: unknown }>('SELECT count(*) AS c FROM directory_current WHERE in_directory');
@@ -57,7 +60,9 @@ export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours:
     '',
     `  Fleet: ${s.fleetEndpoints} endpoints covering ${s.behaviours} behaviours (x402, MCP, websites, failures of every kind).`,
     `  History: ${s.days} simulated days in ${s.cycles} cycles of real checks` +
-      (plan ? ` (every ${plan.coarseHours} h, then hourly for the last ${plan.recentHours} h: hourly checks between those cycles show as missed, never as failed).` : '.'),
+      (plan
+        ? ` (every ${plan.coarseHours} h, then hourly for the last ${plan.recentHours} h: hourly checks between those cycles show as missed, never as failed).`
+        : '.'),
     `  Services tracked: ${s.services} (${t('reviewed', s.byTier)} reviewed, ${t('discovered', s.byTier)} discovered; ` +
       `${pl(t('api_endpoint', s.byType), 'x402 endpoint', 'x402 endpoints')}, ${pl(t('mcp_server', s.byType), 'MCP server', 'MCP servers')}, ${pl(t('task_marketplace', s.byType), 'task marketplace', 'task marketplaces')}).`,
     `  In the directory: ${s.inDirectory} (meet every listing criterion; the rest are searchable with scope=index).`,

@@ -55,5 +55,12 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
   const query: ChangeList['query'] = { days };
   if (opts.service_id !== undefined) query.service_id = opts.service_id;
   if (opts.needs_review !== undefined) query.needs_review = opts.needs_review;
-  return { api_status: 'preview', generated_at: opts.now.toISOString(), query, window_start: windowStart.toISOString(), total: items.length, items };
+  return {
+    api_status: 'preview',
+    generated_at: opts.now.toISOString(),
+    query,
+    window_start: windowStart.toISOString(),
+    total: items.length,
+    items,
+  };
 }

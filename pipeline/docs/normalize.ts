@@ -50,7 +50,9 @@ export function detectKind(text: string, contentType: string | null): ContentKin
 }
 
 export function normalizeContent(body: Buffer | string, contentType: string | null): { kind: ContentKind; text: string; hash: string } {
-  const raw = (typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body)).replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
+  const raw = (typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body))
+    .replace(/^\ufeff/, '')
+    .replace(/\r\n?/g, '\n');
   const kind = detectKind(raw, contentType);
   let text = kind === 'html' ? htmlToText(raw) : kind === 'json' ? canonicalJson(tryJson(raw)) : tidyLines(raw);
   if (text.length > MAX_NORMALIZED_CHARS) text = text.slice(0, MAX_NORMALIZED_CHARS);

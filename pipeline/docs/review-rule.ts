@@ -40,7 +40,10 @@ const PATTERNS: ReadonlyArray<[ReviewCategory, RegExp]> = [
   // Path-like tokens (`/v1/forecast`, `/items/{id}`) that stand alone, not inside a URL.
   ['endpoint', /(?<![\w.:/])\/[A-Za-z][\w\-.{}:]*(?:\/[\w\-.{}:]+)*/g],
   ['auth', /\b(?:api[ _-]?keys?|x-api-key|bearer|oauth2?|authori[sz]ation|authenticat\w*|login required|sign[ -]in required)\b/gi],
-  ['deprecation', /\b(?:deprecat\w*|sunset\w*|discontinu\w*|removed|end[ -]of[ -]life|eol|shutting down|no longer (?:supported|available))\b/gi],
+  [
+    'deprecation',
+    /\b(?:deprecat\w*|sunset\w*|discontinu\w*|removed|end[ -]of[ -]life|eol|shutting down|no longer (?:supported|available))\b/gi,
+  ],
 ];
 
 /** Tokens of one line as `category:token` (lower-cased, inner whitespace collapsed). */

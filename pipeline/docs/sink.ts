@@ -44,7 +44,9 @@ export async function recordDocumentation(store: Store, input: DocumentationInpu
   if (latest?.content_hash === hash) return { action: 'unchanged' };
   let id: string | undefined;
   if (latest) {
-    const ops = await store.all<{ url: string }>(`SELECT url FROM operations WHERE service_id = $1 AND kind <> 'documentation'`, [input.serviceId]);
+    const ops = await store.all<{ url: string }>(`SELECT url FROM operations WHERE service_id = $1 AND kind <> 'documentation'`, [
+      input.serviceId,
+    ]);
     const diff = lineDiff(latest.content, text);
     const review = reviewChange(diff.removed, diff.added, endpointPathsOf(ops.map((o) => o.url)));
     id = changeId(input.serviceId, input.url, latest.content_hash, latest.fetched_at, hash);
@@ -94,4 +96,3 @@ export function createDocumentationSink(ctx: Context, store: Store): Documentati
     return next;
   };
 }
-

@@ -106,10 +106,9 @@ async function stage(store: Store, records: readonly DiscoveredRecord[]): Promis
   await store.run(STAGE_DDL);
   for (let i = 0; i < records.length; i += CHUNK) {
     const chunk = records.slice(i, i + CHUNK);
-    await store.run(
-      `INSERT INTO ingest_stage BY NAME SELECT unnest(from_json($1::JSON, '${STAGE_STRUCTURE}'), recursive := true)`,
-      [JSON.stringify(chunk)],
-    );
+    await store.run(`INSERT INTO ingest_stage BY NAME SELECT unnest(from_json($1::JSON, '${STAGE_STRUCTURE}'), recursive := true)`, [
+      JSON.stringify(chunk),
+    ]);
   }
 }
 
@@ -136,7 +135,11 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   };
 
   // 1. Transitions of known services, recorded before the update overwrites `listed`.
-  counts.relisted = await count(store, `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`, []);
+  counts.relisted = await count(
+    store,
+    `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
+    [],
+  );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT s.id, $1::TIMESTAMP, true, $2,
@@ -144,7 +147,11 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
      FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
     [now, registry],
   );
-  counts.delisted_status = await count(store, `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`, []);
+  counts.delisted_status = await count(
+    store,
+    `SELECT count(*) AS n FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`,
+    [],
+  );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT s.id, $1::TIMESTAMP, false, $2, 'deleted_status'

@@ -9,7 +9,10 @@ import type { Store } from '../store/store.ts';
 export type IngestRunKind = 'ingest_listings' | 'ingest_x402' | 'ingest_mcp';
 
 export async function startRun(store: Store, kind: IngestRunKind, startedAt: Date, args: Record<string, unknown>): Promise<string> {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const id = `${kind}_${stamp}_${randomBytes(4).toString('hex')}`;
   await store.run(`INSERT INTO runs (id, kind, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, 'running', $4::JSON)`, [
     id,
@@ -49,7 +52,9 @@ export async function withRun<T extends { counts: object; status?: 'ok' | 'parti
     await finishRun(store, runId, now(), { status: out.status ?? 'ok', counts: out.counts });
     return { ...out, runId };
   } catch (e) {
-    await finishRun(store, runId, now(), { status: 'failed', error: (e as Error).message?.slice(0, 2000) ?? String(e) }).catch(() => undefined);
+    await finishRun(store, runId, now(), { status: 'failed', error: (e as Error).message?.slice(0, 2000) ?? String(e) }).catch(
+      () => undefined,
+    );
     throw e;
   }
 }

@@ -11,7 +11,8 @@ export type SourceRef = { kind: 'url'; url: string } | { kind: 'file'; path: str
 
 export function resolveSource(source: string): SourceRef {
   if (/^https?:\/\//i.test(source)) return { kind: 'url', url: source };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) throw new AtlasError('bad_usage', `--source must be an http(s) URL or a file path (got ${source})`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source))
+    throw new AtlasError('bad_usage', `--source must be an http(s) URL or a file path (got ${source})`);
   if (!existsSync(source) || !statSync(source).isFile()) throw new AtlasError('bad_usage', `--source file not found: ${source}`);
   return { kind: 'file', path: source };
 }

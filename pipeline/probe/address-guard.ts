@@ -41,7 +41,7 @@ const V4_MASKS = V4_RANGES.map(([base, bits, why]) => {
 
 function checkV4(ip: string): BlockVerdict {
   const n = v4ToInt(ip);
-  for (const r of V4_MASKS) if (((n & r.mask) >>> 0) === r.net) return { blocked: true, why: r.why };
+  for (const r of V4_MASKS) if ((n & r.mask) >>> 0 === r.net) return { blocked: true, why: r.why };
   return { blocked: false };
 }
 

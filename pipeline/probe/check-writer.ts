@@ -45,16 +45,39 @@ interface Pending {
 
 const CHECK_SHAPE = JSON.stringify([
   {
-    service_id: 'VARCHAR', operation: 'VARCHAR', slot: 'VARCHAR', checked_at: 'VARCHAR', status: 'INTEGER', passed: 'BOOLEAN',
-    reason: 'VARCHAR', rule: 'VARCHAR', latency_ms: 'DOUBLE', ttfb_ms: 'DOUBLE', run_id: 'VARCHAR', url: 'VARCHAR', method: 'VARCHAR',
-    bytes: 'INTEGER', detail: 'VARCHAR',
+    service_id: 'VARCHAR',
+    operation: 'VARCHAR',
+    slot: 'VARCHAR',
+    checked_at: 'VARCHAR',
+    status: 'INTEGER',
+    passed: 'BOOLEAN',
+    reason: 'VARCHAR',
+    rule: 'VARCHAR',
+    latency_ms: 'DOUBLE',
+    ttfb_ms: 'DOUBLE',
+    run_id: 'VARCHAR',
+    url: 'VARCHAR',
+    method: 'VARCHAR',
+    bytes: 'INTEGER',
+    detail: 'VARCHAR',
   },
 ]);
 const TERMS_SHAPE = JSON.stringify([
   {
-    service_id: 'VARCHAR', operation: 'VARCHAR', slot: 'VARCHAR', observed_at: 'VARCHAR', x402_version: 'INTEGER', offers: 'JSON',
-    terms_hash: 'VARCHAR', networks: 'VARCHAR[]', schemes: 'VARCHAR[]', assets: 'VARCHAR[]', pay_to_hashes: 'VARCHAR[]',
-    amounts: 'VARCHAR[]', timeouts: 'INTEGER[]', min_price_usd: 'DOUBLE',
+    service_id: 'VARCHAR',
+    operation: 'VARCHAR',
+    slot: 'VARCHAR',
+    observed_at: 'VARCHAR',
+    x402_version: 'INTEGER',
+    offers: 'JSON',
+    terms_hash: 'VARCHAR',
+    networks: 'VARCHAR[]',
+    schemes: 'VARCHAR[]',
+    assets: 'VARCHAR[]',
+    pay_to_hashes: 'VARCHAR[]',
+    amounts: 'VARCHAR[]',
+    timeouts: 'INTEGER[]',
+    min_price_usd: 'DOUBLE',
   },
 ]);
 
@@ -108,13 +131,15 @@ export class CheckWriter {
     const batch = this.buf;
     this.buf = [];
     if (!batch.length) return this.chain;
-    this.chain = this.chain.then(() => this.write(batch)).then(
-      () => batch.forEach((p) => p.resolve()),
-      (e) => {
-        this.failure ??= e;
-        batch.forEach((p) => p.reject(e));
-      },
-    );
+    this.chain = this.chain
+      .then(() => this.write(batch))
+      .then(
+        () => batch.forEach((p) => p.resolve()),
+        (e) => {
+          this.failure ??= e;
+          batch.forEach((p) => p.reject(e));
+        },
+      );
     return this.chain.then(() => {
       if (this.failure) throw this.failure;
     });
@@ -131,17 +156,40 @@ export class CheckWriter {
       hi = Math.max(hi, ms);
       const slot = c.slot.toISOString();
       checks.push({
-        service_id: c.serviceId, operation: c.operation, slot, checked_at: c.checkedAt.toISOString(), status: c.status, passed: c.passed,
-        reason: c.reason, rule: c.rule, latency_ms: c.latencyMs, ttfb_ms: c.ttfbMs, run_id: c.runId, url: c.url, method: c.method,
-        bytes: c.bytes, detail: c.detail,
+        service_id: c.serviceId,
+        operation: c.operation,
+        slot,
+        checked_at: c.checkedAt.toISOString(),
+        status: c.status,
+        passed: c.passed,
+        reason: c.reason,
+        rule: c.rule,
+        latency_ms: c.latencyMs,
+        ttfb_ms: c.ttfbMs,
+        run_id: c.runId,
+        url: c.url,
+        method: c.method,
+        bytes: c.bytes,
+        detail: c.detail,
       });
       if (t) {
         terms.push({
           key: keyOf(c.serviceId, c.operation, ms),
           row: {
-            service_id: c.serviceId, operation: c.operation, slot, observed_at: c.checkedAt.toISOString(), x402_version: t.version,
-            offers: t.offers, terms_hash: t.termsHash, networks: t.networks, schemes: t.schemes, assets: t.assets,
-            pay_to_hashes: t.payToHashes, amounts: t.amounts, timeouts: t.timeouts, min_price_usd: t.minPriceUsd,
+            service_id: c.serviceId,
+            operation: c.operation,
+            slot,
+            observed_at: c.checkedAt.toISOString(),
+            x402_version: t.version,
+            offers: t.offers,
+            terms_hash: t.termsHash,
+            networks: t.networks,
+            schemes: t.schemes,
+            assets: t.assets,
+            pay_to_hashes: t.payToHashes,
+            amounts: t.amounts,
+            timeouts: t.timeouts,
+            min_price_usd: t.minPriceUsd,
           },
         });
       }
@@ -151,7 +199,10 @@ export class CheckWriter {
       // The constant slot range lets DuckDB skip row groups of older checks (zone maps): the anti-join
       // stays cheap when the table holds months of checks.
       const range = [new Date(lo).toISOString(), new Date(hi).toISOString()];
-      const rows = await this.store.all<{ service_id: string; operation: string; slot_ms: string | number }>(INSERT_CHECKS, [checksJson, ...range]);
+      const rows = await this.store.all<{ service_id: string; operation: string; slot_ms: string | number }>(INSERT_CHECKS, [
+        checksJson,
+        ...range,
+      ]);
       if (terms.length) {
         const fresh = new Set(rows.map((r) => keyOf(r.service_id, r.operation, Number(r.slot_ms))));
         const keep = terms.filter((t) => fresh.has(t.key)).map((t) => t.row);

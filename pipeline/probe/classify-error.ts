@@ -20,7 +20,16 @@ export function classifyError(err: unknown): EdgeFailure {
   const codes = codesOf(err);
   const has = (c: string) => codes.includes(c);
   if (has('ATLAS_BLOCKED_ADDRESS')) return 'blocked_address';
-  if (has('ATLAS_TIMEOUT') || has('name:TimeoutError') || has('UND_ERR_CONNECT_TIMEOUT') || has('UND_ERR_HEADERS_TIMEOUT') || has('UND_ERR_BODY_TIMEOUT') || has('ETIMEDOUT') || has('ERR_SOCKET_CONNECTION_TIMEOUT')) return 'timeout';
+  if (
+    has('ATLAS_TIMEOUT') ||
+    has('name:TimeoutError') ||
+    has('UND_ERR_CONNECT_TIMEOUT') ||
+    has('UND_ERR_HEADERS_TIMEOUT') ||
+    has('UND_ERR_BODY_TIMEOUT') ||
+    has('ETIMEDOUT') ||
+    has('ERR_SOCKET_CONNECTION_TIMEOUT')
+  )
+    return 'timeout';
   if (has('UND_ERR_HEADERS_OVERFLOW') || has('UND_ERR_RES_EXCEEDED_MAX_SIZE') || has('HPE_HEADER_OVERFLOW')) return 'too_large';
   if (has('ENOTFOUND') || has('EAI_AGAIN') || has('EAI_NODATA') || has('EAI_FAIL') || has('EAI_NONAME')) return 'dns';
   if (has('ECONNREFUSED')) return 'refused';

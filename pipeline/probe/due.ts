@@ -40,7 +40,11 @@ async function oldestCurrentSlot(store: Store, now: Date): Promise<Date> {
  * Streams the result in DuckDB chunks into compact objects (no per-row zod, no row-object JSON for the
  * whole set): a 100k sweep must fit the probe's memory budget. Rows are checked field by field.
  */
-export async function selectDue(store: Store, now: Date, opts: { all?: boolean; only?: OnlyKind; shard?: Shard } = {}): Promise<DueOperation[]> {
+export async function selectDue(
+  store: Store,
+  now: Date,
+  opts: { all?: boolean; only?: OnlyKind; shard?: Shard } = {},
+): Promise<DueOperation[]> {
   const only = opts.only ?? 'all';
   const kindFilter = only === 'calls' ? "AND o.kind = 'call'" : only === 'documentation' ? "AND o.kind = 'documentation'" : '';
   const result = await store.conn.stream(
@@ -63,7 +67,18 @@ export async function selectDue(store: Store, now: Date, opts: { all?: boolean; 
   const out: DueOperation[] = [];
   for await (const rows of result.yieldRowsJson()) {
     for (const r of rows) {
-      const [serviceId, operation, kind, url, method, expected, rule, hours, protocol, slotMs] = r as [string, string, string, string, string, number[] | null, string, number, string | null, string | number];
+      const [serviceId, operation, kind, url, method, expected, rule, hours, protocol, slotMs] = r as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        number[] | null,
+        string,
+        number,
+        string | null,
+        string | number,
+      ];
       if (opts.shard && shardOf(serviceId, opts.shard.count) !== opts.shard.index) continue;
       if (kind !== 'call' && kind !== 'documentation') throw new Error(`operation ${serviceId}/${operation}: unknown kind ${kind}`);
       if (!RULES.has(rule)) throw new Error(`operation ${serviceId}/${operation}: unknown pass rule ${rule}`);

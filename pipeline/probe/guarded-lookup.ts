@@ -12,11 +12,16 @@ import { compileResolveMap, type ResolveMap } from './resolve-map.ts';
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs))),
+  );
 
 export class BlockedAddressError extends Error {
   readonly code = 'ATLAS_BLOCKED_ADDRESS';
-  constructor(readonly address: string, readonly why: string) {
+  constructor(
+    readonly address: string,
+    readonly why: string,
+  ) {
     super(`refused to connect to ${address} (${why})`);
     this.name = 'BlockedAddressError';
   }
@@ -29,7 +34,11 @@ export interface GuardOptions {
 }
 
 /** Resolve (static map first, then DNS) and judge every address. Throws BlockedAddressError. */
-export async function resolveGuarded(hostname: string, opts: GuardOptions, mapLookup = compileResolveMap(opts.resolveMap)): Promise<LookupAddress[]> {
+export async function resolveGuarded(
+  hostname: string,
+  opts: GuardOptions,
+  mapLookup = compileResolveMap(opts.resolveMap),
+): Promise<LookupAddress[]> {
   const mapped = mapLookup(hostname);
   let addrs: LookupAddress[];
   if (mapped !== null) addrs = [{ address: mapped, family: isIP(mapped) || 4 }];

@@ -48,19 +48,21 @@ export async function runPerHost<T>(
         q.inFlight++;
         submitted++;
         markReady(q);
-        opts.global(() => work(item)).then(
-          () => {
-            q.inFlight--;
-            submitted--;
-            markReady(q);
-            pump();
-          },
-          (e) => {
-            failure ??= e;
-            submitted--;
-            pump();
-          },
-        );
+        opts
+          .global(() => work(item))
+          .then(
+            () => {
+              q.inFlight--;
+              submitted--;
+              markReady(q);
+              pump();
+            },
+            (e) => {
+              failure ??= e;
+              submitted--;
+              pump();
+            },
+          );
       }
       if (head > 4096 && head * 2 > ready.length) {
         ready.splice(0, head);

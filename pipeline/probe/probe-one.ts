@@ -23,14 +23,22 @@ export interface ProbeOutcome {
 
 export function judge(op: DueOperation, res: EdgeResult, secret: string): { verdict: Verdict; terms: Terms | null } {
   let payment: PaymentRequestRead | null = null;
-  if (res.ok && res.status === 402 && op.passRule !== 'mcp-reach/3' && op.kind === 'call') payment = readPaymentRequest(res.headers, res.body);
+  if (res.ok && res.status === 402 && op.passRule !== 'mcp-reach/3' && op.kind === 'call')
+    payment = readPaymentRequest(res.headers, res.body);
   const verdict =
-    op.passRule === 'reviewed/1' ? reviewedRule(res, op.expectedStatuses) : op.passRule === 'mcp-reach/3' ? mcpReachRule(res) : x402MainnetRule(res, payment);
+    op.passRule === 'reviewed/1'
+      ? reviewedRule(res, op.expectedStatuses)
+      : op.passRule === 'mcp-reach/3'
+        ? mcpReachRule(res)
+        : x402MainnetRule(res, payment);
   const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;
   return { verdict, terms };
 }
 
-export async function probeOne(op: DueOperation, deps: { fetcher: Fetcher; settings: RequestSettings; secret: string; now: () => Date }): Promise<ProbeOutcome> {
+export async function probeOne(
+  op: DueOperation,
+  deps: { fetcher: Fetcher; settings: RequestSettings; secret: string; now: () => Date },
+): Promise<ProbeOutcome> {
   const checkedAt = deps.now();
   const response = await deps.fetcher(buildRequest(op, deps.settings));
   return { op, checkedAt, response, ...judge(op, response, deps.secret) };

@@ -26,7 +26,10 @@ export const ReasonSchema = z.enum(REASONS);
 export type Reason = z.infer<typeof ReasonSchema>;
 
 /** Reasons produced by the HTTP edge when there is no usable response. */
-export type EdgeFailure = Extract<Reason, 'timeout' | 'dns' | 'refused' | 'tls' | 'reset' | 'too_large' | 'blocked_address' | 'network_error'>;
+export type EdgeFailure = Extract<
+  Reason,
+  'timeout' | 'dns' | 'refused' | 'tls' | 'reset' | 'too_large' | 'blocked_address' | 'network_error'
+>;
 
 export const PASS_RULES = ['reviewed/1', 'x402-mainnet/1', 'mcp-reach/3'] as const;
 export const PassRuleSchema = z.enum(PASS_RULES);

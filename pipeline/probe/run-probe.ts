@@ -69,7 +69,13 @@ export interface ProbeRunSummary {
 }
 
 export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = {}): Promise<ProbeRunSummary> {
-  const parsed = OptionsSchema.safeParse({ concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, only: opts.only, batchSize: opts.batchSize, flushMs: opts.flushMs });
+  const parsed = OptionsSchema.safeParse({
+    concurrency: opts.concurrency,
+    timeoutMs: opts.timeoutMs,
+    only: opts.only,
+    batchSize: opts.batchSize,
+    flushMs: opts.flushMs,
+  });
   if (!parsed.success) throw new AtlasError('bad_usage', `probe options: ${formatIssues(parsed.error.issues)}`);
   if (opts.shard) validateShard(opts.shard);
   const cfg = ctx.config.probe;
@@ -83,14 +89,41 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
   const args = { all: !!opts.all, concurrency, timeoutMs, allowPrivate, shard: opts.shard ?? null, only };
   await startRun(store, { id: runId, kind, scheduledAt: startedAt, startedAt, args });
 
-  const counts: RunCounts = { due: 0, probed: 0, stored: 0, skipped_existing_slot: 0, passed: 0, failed: 0, by_reason: {}, by_rule: {}, payment_terms: 0, sink_errors: 0 };
+  const counts: RunCounts = {
+    due: 0,
+    probed: 0,
+    stored: 0,
+    skipped_existing_slot: 0,
+    passed: 0,
+    failed: 0,
+    by_reason: {},
+    by_rule: {},
+    payment_terms: 0,
+    sink_errors: 0,
+  };
   const writer = new CheckWriter(store, { batchSize: opts.batchSize ?? 1000, flushMs: opts.flushMs ?? 1000 });
   const agent = opts.fetcher
     ? null
-    : createProbeAgent({ timeoutMs, maxHeaderBytes: cfg.maxHeaderBytes, allowPrivate, resolveMap: cfg.resolve, resolver: opts.resolver, connectionsPerOrigin: cfg.perHost });
+    : createProbeAgent({
+        timeoutMs,
+        maxHeaderBytes: cfg.maxHeaderBytes,
+        allowPrivate,
+        resolveMap: cfg.resolve,
+        resolver: opts.resolver,
+        connectionsPerOrigin: cfg.perHost,
+      });
   const fetcher: Fetcher =
     opts.fetcher ??
-    ((req) => safeFetch(req, { timeoutMs, maxBodyBytes: cfg.maxBodyBytes, maxHeaderBytes: cfg.maxHeaderBytes, allowPrivate, resolveMap: cfg.resolve, resolver: opts.resolver, dispatcher: agent! }));
+    ((req) =>
+      safeFetch(req, {
+        timeoutMs,
+        maxBodyBytes: cfg.maxBodyBytes,
+        maxHeaderBytes: cfg.maxHeaderBytes,
+        allowPrivate,
+        resolveMap: cfg.resolve,
+        resolver: opts.resolver,
+        dispatcher: agent!,
+      }));
   let progress: ReturnType<typeof createProgress> | null = null;
   let error: unknown = null;
   try {
@@ -112,7 +145,11 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
             .then(() => sink(docInput(o)))
             .catch((e) => {
               counts.sink_errors++;
-              ctx.log.warn('documentation sink failed', { service: o.op.serviceId, operation: o.op.operation, error: (e as Error)?.message });
+              ctx.log.warn('documentation sink failed', {
+                service: o.op.serviceId,
+                operation: o.op.operation,
+                error: (e as Error)?.message,
+              });
             }),
         );
       }
@@ -121,11 +158,16 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
     // The global slot covers the request only; storing happens after it is released.
     const global = pLimit(concurrency);
     let writeError: unknown = null;
-    await runPerHost(unique(due), (op) => hostOf(op.url), { perHost: cfg.perHost, concurrency, global }, async (op) => {
-      if (writeError) throw writeError; // stop probing once results can no longer be stored
-      const outcome = await probeOne(op, deps);
-      store1(outcome).catch((e) => (writeError ??= e));
-    });
+    await runPerHost(
+      unique(due),
+      (op) => hostOf(op.url),
+      { perHost: cfg.perHost, concurrency, global },
+      async (op) => {
+        if (writeError) throw writeError; // stop probing once results can no longer be stored
+        const outcome = await probeOne(op, deps);
+        store1(outcome).catch((e) => (writeError ??= e));
+      },
+    );
     await writer.close();
     if (writeError) throw writeError;
     await Promise.all(sinkWork);
@@ -146,9 +188,20 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
     error ??= e;
     status = 'failed';
   }
-  if (error) throw error instanceof AtlasError ? error : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
+  if (error)
+    throw error instanceof AtlasError
+      ? error
+      : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
   const durationMs = progress?.elapsedMs() ?? 0;
-  return { runId, kind, startedAt: startedAt.toISOString(), status, counts, durationMs, checksPerSecond: durationMs > 0 ? (counts.probed * 1000) / durationMs : 0 };
+  return {
+    runId,
+    kind,
+    startedAt: startedAt.toISOString(),
+    status,
+    counts,
+    durationMs,
+    checksPerSecond: durationMs > 0 ? (counts.probed * 1000) / durationMs : 0,
+  };
 }
 
 /** Never the same operation twice in one run (the SQL already returns one row per operation). */

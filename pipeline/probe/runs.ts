@@ -9,14 +9,14 @@ import type { Store } from '../store/store.ts';
 export const newRunId = (kind: string, now: Date): string =>
   `${kind}_${now.toISOString().replace(/[-:.]/g, '').replace('T', 't').toLowerCase()}_${randomBytes(3).toString('hex')}`;
 
-export async function startRun(store: Store, r: { id: string; kind: string; scheduledAt: Date; startedAt: Date; args: unknown }): Promise<void> {
-  await store.run(`INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`, [
-    r.id,
-    r.kind,
-    r.scheduledAt.toISOString(),
-    r.startedAt.toISOString(),
-    JSON.stringify(r.args),
-  ]);
+export async function startRun(
+  store: Store,
+  r: { id: string; kind: string; scheduledAt: Date; startedAt: Date; args: unknown },
+): Promise<void> {
+  await store.run(
+    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
+    [r.id, r.kind, r.scheduledAt.toISOString(), r.startedAt.toISOString(), JSON.stringify(r.args)],
+  );
 }
 
 export interface RunCounts {
@@ -32,7 +32,10 @@ export interface RunCounts {
   sink_errors: number;
 }
 
-export async function storedCounts(store: Store, runId: string): Promise<Pick<RunCounts, 'stored' | 'passed' | 'failed' | 'by_reason' | 'by_rule' | 'payment_terms'>> {
+export async function storedCounts(
+  store: Store,
+  runId: string,
+): Promise<Pick<RunCounts, 'stored' | 'passed' | 'failed' | 'by_reason' | 'by_rule' | 'payment_terms'>> {
   const rows = await store.all<{ rule: string; reason: string; passed: boolean; n: number }>(
     'SELECT rule, reason, passed, count(*)::INTEGER AS n FROM checks WHERE run_id = $1 GROUP BY ALL ORDER BY ALL',
     [runId],
@@ -59,7 +62,14 @@ export async function storedCounts(store: Store, runId: string): Promise<Pick<Ru
   return { stored: passed + failed, passed, failed, by_reason, by_rule, payment_terms: terms[0]?.n ?? 0 };
 }
 
-export async function finishRun(store: Store, id: string, finishedAt: Date, status: 'ok' | 'partial' | 'failed', counts: unknown, error: string | null): Promise<void> {
+export async function finishRun(
+  store: Store,
+  id: string,
+  finishedAt: Date,
+  status: 'ok' | 'partial' | 'failed',
+  counts: unknown,
+  error: string | null,
+): Promise<void> {
   await store.run(`UPDATE runs SET finished_at = $2::TIMESTAMP, status = $3, counts = $4::JSON, error = $5 WHERE id = $1`, [
     id,
     finishedAt.toISOString(),

@@ -57,9 +57,14 @@ export type EdgeResult =
 
 export type Fetcher = (req: EdgeRequest) => Promise<EdgeResult>;
 
-export function createProbeAgent(o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver' | 'connectionsPerOrigin'>): Agent {
+export function createProbeAgent(
+  o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver' | 'connectionsPerOrigin'>,
+): Agent {
   return new Agent({
-    connect: { timeout: o.timeoutMs, lookup: makeGuardedLookup({ allowPrivate: o.allowPrivate, resolveMap: o.resolveMap, resolver: o.resolver }) as never },
+    connect: {
+      timeout: o.timeoutMs,
+      lookup: makeGuardedLookup({ allowPrivate: o.allowPrivate, resolveMap: o.resolveMap, resolver: o.resolver }) as never,
+    },
     headersTimeout: o.timeoutMs,
     bodyTimeout: o.timeoutMs,
     maxHeaderSize: o.maxHeaderBytes,
@@ -79,7 +84,13 @@ const timeoutError = (ms: number) => Object.assign(new Error(`no complete answer
 
 export async function safeFetch(req: EdgeRequest, opts: EdgeOptions): Promise<EdgeResult> {
   const t0 = performance.now();
-  const fail = (reason: EdgeFailure, detail: string, ttfbMs: number | null = null): EdgeResult => ({ ok: false, reason, detail, ttfbMs, totalMs: performance.now() - t0 });
+  const fail = (reason: EdgeFailure, detail: string, ttfbMs: number | null = null): EdgeResult => ({
+    ok: false,
+    reason,
+    detail,
+    ttfbMs,
+    totalMs: performance.now() - t0,
+  });
   let url: URL;
   try {
     url = new URL(req.url);
@@ -117,13 +128,31 @@ export async function safeFetch(req: EdgeRequest, opts: EdgeOptions): Promise<Ed
       // and still bounded by the deadline), then cut.
       if (/event-stream/i.test(headers['content-type'] ?? '')) body.destroy();
       else await body.dump({ limit: 16 * 1024 });
-      return { ok: true, status: res.statusCode, headers, body: null, bytes: 0, truncated: false, ttfbMs: ttfb, totalMs: performance.now() - t0 };
+      return {
+        ok: true,
+        status: res.statusCode,
+        headers,
+        body: null,
+        bytes: 0,
+        truncated: false,
+        ttfbMs: ttfb,
+        totalMs: performance.now() - t0,
+      };
     }
     const len = Number(headers['content-length'] ?? NaN);
     if (Number.isFinite(len) && len <= opts.maxBodyBytes) {
       // Known and within the cap: read it in one go (undici's consumer beats a chunk loop).
       const buf = Buffer.from(await body.arrayBuffer());
-      return { ok: true, status: res.statusCode, headers, body: buf, bytes: buf.length, truncated: false, ttfbMs: ttfb, totalMs: performance.now() - t0 };
+      return {
+        ok: true,
+        status: res.statusCode,
+        headers,
+        body: buf,
+        bytes: buf.length,
+        truncated: false,
+        ttfbMs: ttfb,
+        totalMs: performance.now() - t0,
+      };
     }
     const chunks: Buffer[] = [];
     let bytes = 0;
@@ -140,7 +169,16 @@ export async function safeFetch(req: EdgeRequest, opts: EdgeOptions): Promise<Ed
       bytes += chunk.length;
     }
     if (truncated) body.destroy();
-    return { ok: true, status: res.statusCode, headers, body: Buffer.concat(chunks, bytes), bytes, truncated, ttfbMs: ttfb, totalMs: performance.now() - t0 };
+    return {
+      ok: true,
+      status: res.statusCode,
+      headers,
+      body: Buffer.concat(chunks, bytes),
+      bytes,
+      truncated,
+      ttfbMs: ttfb,
+      totalMs: performance.now() - t0,
+    };
   } catch (err) {
     const reason = ac.signal.aborted ? 'timeout' : classifyError(err);
     return fail(reason, ac.signal.aborted ? `no complete answer within ${opts.timeoutMs} ms` : describeError(err), ttfb);

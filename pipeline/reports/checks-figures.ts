@@ -70,7 +70,12 @@ SELECT coalesce(ran.kind, missed.kind) AS kind, coalesce(ran.ran, 0) AS ran, coa
 FROM ran FULL OUTER JOIN missed ON ran.kind = missed.kind
 `;
 
-const figure = (ran: number, passed: number, missed: number): KindChecks => ({ ran, passed, missed, pass_rate: ran > 0 ? passed / ran : null });
+const figure = (ran: number, passed: number, missed: number): KindChecks => ({
+  ran,
+  passed,
+  missed,
+  pass_rate: ran > 0 ? passed / ran : null,
+});
 
 export async function checksFigures(
   store: Store,

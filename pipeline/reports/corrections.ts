@@ -24,7 +24,8 @@ export function parseFigureAssignments(args: readonly string[], body: unknown): 
       }
       node = (node as Record<string, unknown>)[seg];
     }
-    if (node !== null && typeof node === 'object') throw new AtlasError('invalid_input', `--figure ${path}: not a single figure (name a leaf)`);
+    if (node !== null && typeof node === 'object')
+      throw new AtlasError('invalid_input', `--figure ${path}: not a single figure (name a leaf)`);
     let value: FigureValue = raw;
     try {
       const parsed: unknown = JSON.parse(raw);
@@ -43,7 +44,12 @@ export async function listCorrections(store: Store, week: string): Promise<Corre
     `SELECT seq, corrected_at, note, figures FROM report_corrections WHERE week = $1::DATE ORDER BY seq`,
     [week],
   );
-  return rows.map((r) => ({ seq: Number(r.seq), corrected_at: dbTimeToIso(r.corrected_at)!, note: r.note, figures: JSON.parse(r.figures) }));
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    corrected_at: dbTimeToIso(r.corrected_at)!,
+    note: r.note,
+    figures: JSON.parse(r.figures),
+  }));
 }
 
 /**
@@ -63,17 +69,15 @@ export async function appendCorrection(
     const [row] = await store.all<{ body: string }>(`SELECT body FROM reports WHERE week = $1::DATE`, [weekId(ws)]);
     if (!row) throw new AtlasError('not_found', `no frozen report for the week of ${weekId(ws)}`);
     const figures = parseFigureAssignments(input.figures ?? [], JSON.parse(row.body));
-    const [next] = await store.all<{ seq: number }>(`SELECT (coalesce(max(seq), 0) + 1)::INTEGER AS seq FROM report_corrections WHERE week = $1::DATE`, [
-      weekId(ws),
-    ]);
+    const [next] = await store.all<{ seq: number }>(
+      `SELECT (coalesce(max(seq), 0) + 1)::INTEGER AS seq FROM report_corrections WHERE week = $1::DATE`,
+      [weekId(ws)],
+    );
     const correction = CorrectionSchema.parse({ seq: Number(next?.seq ?? 1), corrected_at: now.toISOString(), note, figures });
-    await store.run(`INSERT INTO report_corrections (week, seq, corrected_at, note, figures) VALUES ($1::DATE, $2, $3::TIMESTAMP, $4, $5::JSON)`, [
-      weekId(ws),
-      correction.seq,
-      correction.corrected_at,
-      correction.note,
-      JSON.stringify(correction.figures),
-    ]);
+    await store.run(
+      `INSERT INTO report_corrections (week, seq, corrected_at, note, figures) VALUES ($1::DATE, $2, $3::TIMESTAMP, $4, $5::JSON)`,
+      [weekId(ws), correction.seq, correction.corrected_at, correction.note, JSON.stringify(correction.figures)],
+    );
     return correction;
   });
 }

@@ -49,7 +49,13 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
   const tierRows = rollup('tier');
   const typeRows = rollup('type');
   const byTierType = Object.fromEntries(
-    SERVICE_TIERS.map((t) => [t, tally(SERVICE_TYPES, tierTypeRows.filter((r) => r.tier === t).map((r) => ({ k: r.type, n: r.n })))]),
+    SERVICE_TIERS.map((t) => [
+      t,
+      tally(
+        SERVICE_TYPES,
+        tierTypeRows.filter((r) => r.tier === t).map((r) => ({ k: r.type, n: r.n })),
+      ),
+    ]),
   ) as ReportBody['services']['by_tier_type'];
   const [dir] = await q<{ size: unknown; evaluated: unknown }>(`
     SELECT count(*) FILTER (WHERE in_dir)::INTEGER AS size, count(*)::INTEGER AS evaluated FROM (
@@ -87,7 +93,12 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     week_end: end.toISOString(),
     figures_until: u,
     provisional: cut.getTime() < end.getTime(),
-    services: { tracked: sum(tierRows), by_tier: tally(SERVICE_TIERS, tierRows), by_type: tally(SERVICE_TYPES, typeRows), by_tier_type: byTierType },
+    services: {
+      tracked: sum(tierRows),
+      by_tier: tally(SERVICE_TIERS, tierRows),
+      by_type: tally(SERVICE_TYPES, typeRows),
+      by_tier_type: byTierType,
+    },
     directory: { size: int(dir?.size), evaluated: int(dir?.evaluated) },
     checks: await checksFigures(store, ws, u),
     listing: {

@@ -30,7 +30,10 @@ export async function firstDataWeek(store: Store): Promise<Date | null> {
 export async function freezeWeek(store: Store, weekStart: Date, now: Date): Promise<boolean> {
   const end = weekEnd(weekStart);
   if (end.getTime() > now.getTime()) {
-    throw new AtlasError('invalid_input', `week ${weekId(weekStart)} has not ended yet (it ends ${end.toISOString()}); see the current report instead`);
+    throw new AtlasError(
+      'invalid_input',
+      `week ${weekId(weekStart)} has not ended yet (it ends ${end.toISOString()}); see the current report instead`,
+    );
   }
   return store.transaction(async () => {
     const existing = await store.all(`SELECT 1 FROM reports WHERE week = $1::DATE`, [weekId(weekStart)]);

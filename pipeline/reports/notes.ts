@@ -4,8 +4,10 @@ export const REPORT_NOTES: Record<string, string> = {
     'A weekly report is a fixed snapshot of the week Monday 00:00 UTC to the next Monday, frozen once the week has ended. Corrections are returned alongside it and never change its figures. The id current gives provisional week-to-date figures.',
   checks:
     'Checks are counted by kind of pass rule: reviewed (reviewed/1), x402 (x402-mainnet/1), mcp (mcp-reach/3). ran counts checks for slots in the week that ran before its end; missed counts scheduled checks that did not run, against the interval in force at the time, and is never counted as a failure.',
-  directory: 'Directory size is the number of services whose latest directory evaluation before the end of the week placed them in the directory.',
-  payment_terms: 'A payment-term change is a valid x402 payment request whose terms differ from the previous valid one of the same endpoint; one change can have several kinds.',
+  directory:
+    'Directory size is the number of services whose latest directory evaluation before the end of the week placed them in the directory.',
+  payment_terms:
+    'A payment-term change is a valid x402 payment request whose terms differ from the previous valid one of the same endpoint; one change can have several kinds.',
   outcome_reports:
     'Outcome reports are unverified reports sent by agents, moderated before any use; they are counted as received and never turned into rates or scores.',
 };

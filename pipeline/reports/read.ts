@@ -61,11 +61,18 @@ export async function currentReport(store: Store, now: Date): Promise<ReportResp
 export async function getReport(store: Store, id: string, now: Date): Promise<ReportResponse> {
   if (id === 'current') return currentReport(store, now);
   const ws = parseWeekId(id);
-  if (!ws) throw new AtlasError('not_found', `no such report: ${JSON.stringify(id.slice(0, 40))} (use current or the Monday starting a week, YYYY-MM-DD)`);
+  if (!ws)
+    throw new AtlasError(
+      'not_found',
+      `no such report: ${JSON.stringify(id.slice(0, 40))} (use current or the Monday starting a week, YYYY-MM-DD)`,
+    );
   const frozen = await readFrozenReport(store, ws);
   if (frozen) return frozen;
   if (ws.getTime() === mondayOf(now).getTime()) return { ...(await currentReport(store, now)), id };
-  throw new AtlasError('not_found', `no report for the week of ${id}${weekEnd(ws).getTime() > now.getTime() ? ' (the week has not ended)' : ''}`);
+  throw new AtlasError(
+    'not_found',
+    `no report for the week of ${id}${weekEnd(ws).getTime() > now.getTime() ? ' (the week has not ended)' : ''}`,
+  );
 }
 
 /** Frozen weeks, newest first (contract `ReportList`, body of `/api/v1/reports`). */

@@ -17,7 +17,8 @@ export const TERMS_CHANGE_KINDS = ['price', 'network_added', 'network_removed', 
 export const OUTCOME_VALUES = ['success', 'failure', 'unknown'] as const;
 export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
 
-const record = <K extends readonly [string, ...string[]]>(keys: K) => z.object(Object.fromEntries(keys.map((k) => [k, count])) as { [P in K[number]]: typeof count });
+const record = <K extends readonly [string, ...string[]]>(keys: K) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, count])) as { [P in K[number]]: typeof count });
 
 export const KindChecksSchema = z.object({
   ran: count.describe('scheduled checks of this kind that ran for slots in the week'),
@@ -27,10 +28,15 @@ export const KindChecksSchema = z.object({
 });
 
 export const ReportBodySchema = z.object({
-  week: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('the Monday (UTC) that starts the week'),
+  week: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('the Monday (UTC) that starts the week'),
   week_start: z.string().describe('Monday 00:00 UTC'),
   week_end: z.string().describe('next Monday 00:00 UTC (exclusive)'),
-  figures_until: z.string().describe('the figures count events before this time: week_end for a frozen report, the computation time for current'),
+  figures_until: z
+    .string()
+    .describe('the figures count events before this time: week_end for a frozen report, the computation time for current'),
   provisional: z.boolean().describe('true for the week-to-date figures of `current`'),
   services: z.object({
     tracked: count.describe('services tracked by Atlas at figures_until (created before it)'),
@@ -84,7 +90,9 @@ export const CorrectionSchema = z.object({
   seq: z.number().int().min(1),
   corrected_at: z.string(),
   note: z.string().min(1).max(1000),
-  figures: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).describe('path in the report body → corrected value'),
+  figures: z
+    .record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]))
+    .describe('path in the report body → corrected value'),
 });
 export type Correction = z.infer<typeof CorrectionSchema>;
 

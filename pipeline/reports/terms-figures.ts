@@ -63,6 +63,9 @@ export async function termsFigures(
   until: string,
 ): Promise<{ changes: number; services: number; by_kind: Record<(typeof TERMS_CHANGE_KINDS)[number], number> }> {
   const [row] = await store.all<Record<string, unknown>>(TERMS_SQL, [ws, until]);
-  const by_kind = Object.fromEntries(TERMS_CHANGE_KINDS.map((k) => [k, int(row?.[k])])) as Record<(typeof TERMS_CHANGE_KINDS)[number], number>;
+  const by_kind = Object.fromEntries(TERMS_CHANGE_KINDS.map((k) => [k, int(row?.[k])])) as Record<
+    (typeof TERMS_CHANGE_KINDS)[number],
+    number
+  >;
   return { changes: int(row?.changes), services: int(row?.services), by_kind };
 }

@@ -52,7 +52,11 @@ export function formatTable({ columns, rows }: QueryResult): string {
   const cells = rows.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i]!.length))));
   const fit = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-  const line = (vals: string[]) => vals.map((v, i) => fit(v, widths[i]!)).join(' │ ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => fit(v, widths[i]!))
+      .join(' │ ')
+      .trimEnd();
   const out = [line(columns), widths.map((w) => '─'.repeat(w)).join('─┼─'), ...cells.map(line)];
   out.push(`(${rows.length} row${rows.length === 1 ? '' : 's'})`);
   return out.join('\n');

@@ -124,7 +124,9 @@ export const STABLECOINS: readonly Stablecoin[] = [
 
 export function findStablecoin(network: string, asset: string): Stablecoin | undefined {
   const caip2 = toCaip2(network);
-  return STABLECOINS.find((s) => s.caip2 === caip2 && (s.caseSensitive ? s.asset === asset : s.asset.toLowerCase() === asset.toLowerCase()));
+  return STABLECOINS.find(
+    (s) => s.caip2 === caip2 && (s.caseSensitive ? s.asset === asset : s.asset.toLowerCase() === asset.toLowerCase()),
+  );
 }
 
 /** Atomic amount (digits only) on a known USD stablecoin → USD; anything else → null. */

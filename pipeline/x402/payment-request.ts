@@ -47,7 +47,8 @@ export function decodeHeader(value: string): { ok: true; json: unknown } | { ok:
   if (!v) return { ok: false, detail: 'empty PAYMENT-REQUIRED header' };
   if (!STD_B64.test(v)) {
     if (/\s/.test(v)) return { ok: false, detail: 'PAYMENT-REQUIRED header contains whitespace inside the base64' };
-    if (/^[A-Za-z0-9_-]*={0,2}$/.test(v)) return { ok: false, detail: 'PAYMENT-REQUIRED header is URL-safe base64 (the reference client rejects it)' };
+    if (/^[A-Za-z0-9_-]*={0,2}$/.test(v))
+      return { ok: false, detail: 'PAYMENT-REQUIRED header is URL-safe base64 (the reference client rejects it)' };
     return { ok: false, detail: 'PAYMENT-REQUIRED header is not base64' };
   }
   try {
@@ -79,7 +80,10 @@ function isCosmetic(version: unknown, path: (string | number)[]): boolean {
   const [a, b, c] = path;
   if (a === 'error') return true;
   if (version === 2) return (a === 'resource' && b !== undefined && b !== 'url') || a === 'extensions';
-  if (version === 1) return a === 'accepts' && typeof b === 'number' && (c === 'description' || c === 'mimeType' || c === 'outputSchema' || c === 'resource');
+  if (version === 1)
+    return (
+      a === 'accepts' && typeof b === 'number' && (c === 'description' || c === 'mimeType' || c === 'outputSchema' || c === 'resource')
+    );
   return false;
 }
 
@@ -94,7 +98,11 @@ function withoutCosmetics(raw: Record<string, unknown>): Record<string, unknown>
     copy.accepts = raw.accepts.map((a) => {
       if (!isObj(a)) return a;
       const { mimeType: _m, outputSchema: _o, ...rest } = a;
-      return { ...rest, description: typeof a.description === 'string' ? a.description : '', resource: typeof a.resource === 'string' && a.resource ? a.resource : '-' };
+      return {
+        ...rest,
+        description: typeof a.description === 'string' ? a.description : '',
+        resource: typeof a.resource === 'string' && a.resource ? a.resource : '-',
+      };
     });
   }
   return copy;
@@ -104,7 +112,8 @@ function validate(raw: Record<string, unknown>): { ok: true; notes: string[] } |
   const first = parsePaymentRequired(raw);
   if (first.success) return { ok: true, notes: [] };
   const issues = first.error.issues as Issue[];
-  if (raw.x402Version !== 1 && raw.x402Version !== 2) return { ok: false, detail: `unsupported x402Version ${JSON.stringify(raw.x402Version)?.slice(0, 20)}` };
+  if (raw.x402Version !== 1 && raw.x402Version !== 2)
+    return { ok: false, detail: `unsupported x402Version ${JSON.stringify(raw.x402Version)?.slice(0, 20)}` };
   if (issues.every((i) => isCosmetic(raw.x402Version, i.path))) {
     const second = parsePaymentRequired(withoutCosmetics(raw));
     if (second.success) {
@@ -112,9 +121,18 @@ function validate(raw: Record<string, unknown>): { ok: true; notes: string[] } |
       return { ok: true, notes: [`ignored cosmetic fields: ${fields.join(', ')}`] };
     }
   }
-  const shown = issues.slice(0, 3).map((i) => i.path.join('.') || '(root)').join(', ');
-  const mislabel = raw.x402Version === 2 && Array.isArray(raw.accepts) && raw.accepts.some((a) => isObj(a) && 'maxAmountRequired' in a && !('amount' in a));
-  return { ok: false, detail: `${mislabel ? 'mislabelled version: x402Version 2 with v1-shaped offers; ' : ''}schema check failed at ${shown}` };
+  const shown = issues
+    .slice(0, 3)
+    .map((i) => i.path.join('.') || '(root)')
+    .join(', ');
+  const mislabel =
+    raw.x402Version === 2 &&
+    Array.isArray(raw.accepts) &&
+    raw.accepts.some((a) => isObj(a) && 'maxAmountRequired' in a && !('amount' in a));
+  return {
+    ok: false,
+    detail: `${mislabel ? 'mislabelled version: x402Version 2 with v1-shaped offers; ' : ''}schema check failed at ${shown}`,
+  };
 }
 
 const AMOUNT_RE = /^\d{1,78}$/;
@@ -160,7 +178,11 @@ export function readPaymentRequest(headers: Readonly<Record<string, string>>, bo
     if (!isObj(b)) return { kind: 'absent', detail: 'no PAYMENT-REQUIRED header and no x402 JSON body' };
     if (b.x402Version !== 1) {
       return 'x402Version' in b
-        ? { kind: 'invalid', source: 'body', detail: `body declares x402Version ${JSON.stringify(b.x402Version)?.slice(0, 20)} without a PAYMENT-REQUIRED header (only v1 requests travel in the body)` }
+        ? {
+            kind: 'invalid',
+            source: 'body',
+            detail: `body declares x402Version ${JSON.stringify(b.x402Version)?.slice(0, 20)} without a PAYMENT-REQUIRED header (only v1 requests travel in the body)`,
+          }
         : { kind: 'absent', detail: 'no PAYMENT-REQUIRED header and no x402 JSON body' };
     }
     raw = b;

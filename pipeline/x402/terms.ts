@@ -73,7 +73,10 @@ export function normalizeTerms(version: number, raw: readonly RawOffer[], secret
     assets: uniqSorted(offers.map((o) => `${o.network}|${o.asset}`)),
     payToHashes: uniqSorted(offers.map((o) => o.pay_to_hash)),
     amounts: uniqSorted(offers.map((o) => `${o.scheme}|${o.network}|${o.asset}=${o.amount}`)),
-    timeouts: uniqSorted(offers.map((o) => o.max_timeout_seconds), (a, b) => a - b),
+    timeouts: uniqSorted(
+      offers.map((o) => o.max_timeout_seconds),
+      (a, b) => a - b,
+    ),
     minPriceUsd: prices.length ? Math.min(...prices) : null,
   };
 }

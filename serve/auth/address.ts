@@ -12,7 +12,10 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = c.req.header('x-forwarded-for');
     if (xff) {
-      const parts = xff.split(',').map((s) => s.trim()).filter(Boolean);
+      const parts = xff
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const last = parts[parts.length - 1];
       if (last) return last.slice(0, 64);
     }

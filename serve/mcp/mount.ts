@@ -19,9 +19,17 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   // Stateless: no standalone server-to-client stream (GET) and no session to end (DELETE). The
   // Streamable HTTP spec answers those with 405; clients then use POST only.
   app.on(['GET', 'DELETE'], MCP_PATH, (c) =>
-    c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' }, id: null }, 405, {
-      Allow: 'POST',
-    }),
+    c.json(
+      {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST' },
+        id: null,
+      },
+      405,
+      {
+        Allow: 'POST',
+      },
+    ),
   );
   app.post(MCP_PATH, async (c) => {
     const server = buildMcpServer(deps, {

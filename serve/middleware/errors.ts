@@ -42,4 +42,5 @@ export function onError(log: Logger): ErrorHandler {
   };
 }
 
-export const notFound = (): NotFoundHandler => (c) => errorBody(c, 404, 'not_found', `no such resource: ${c.req.method} ${c.req.path.slice(0, 200)}`);
+export const notFound = (): NotFoundHandler => (c) =>
+  errorBody(c, 404, 'not_found', `no such resource: ${c.req.method} ${c.req.path.slice(0, 200)}`);

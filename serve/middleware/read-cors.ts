@@ -2,7 +2,16 @@ import type { MiddlewareHandler } from 'hono';
 import { headersFinished } from './finished-headers.ts';
 
 /** Headers a browser script may read on a cross-origin read. */
-export const EXPOSED_HEADERS = ['X-API-Status', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Deprecation', 'Sunset'].join(', ');
+export const EXPOSED_HEADERS = [
+  'X-API-Status',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+].join(', ');
 
 /** The CORS headers of a read answer (also used by routes that set all their headers at once). */
 export const READ_CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS } as const;

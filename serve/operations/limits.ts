@@ -27,12 +27,16 @@ export function takeDaily(deps: AppDeps, counter: DailyCounter, who: string, lim
   const day = utcDay(now);
   if (!counter.tryTake(day, who, limit)) {
     const retryAfter = secondsToNextUtcDay(now);
-    throw new AtlasError('rate_limited', `daily limit reached: at most ${limit} ${what} per address per day (UTC); try again in ${retryAfter} s`, {
-      retryAfter,
-      limit,
-      remaining: 0,
-      reset: retryAfter,
-    });
+    throw new AtlasError(
+      'rate_limited',
+      `daily limit reached: at most ${limit} ${what} per address per day (UTC); try again in ${retryAfter} s`,
+      {
+        retryAfter,
+        limit,
+        remaining: 0,
+        reset: retryAfter,
+      },
+    );
   }
   return () => counter.give(day, who);
 }

@@ -44,8 +44,16 @@ function receipt(rec: OutcomeRecord, duplicate: boolean): OutcomeReceipt {
  * 201 on the first report; 200 with the first report's receipt (duplicate: true) for a repeated
  * idempotency_key of the same key, whatever the new body says. Never touches evidence.
  */
-export async function reportOutcome(deps: AppDeps, body: unknown, key: string | null | undefined): Promise<{ status: 200 | 201; body: OutcomeReceipt }> {
-  if (!key) throw new AtlasError('unauthorized', 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key> (POST /api/v1/keys issues one)');
+export async function reportOutcome(
+  deps: AppDeps,
+  body: unknown,
+  key: string | null | undefined,
+): Promise<{ status: 200 | 201; body: OutcomeReceipt }> {
+  if (!key)
+    throw new AtlasError(
+      'unauthorized',
+      'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key> (POST /api/v1/keys issues one)',
+    );
   const keyId = deps.writes.keyIdFor(hashKey(key));
   if (!keyId) throw new AtlasError('unauthorized', 'unknown API key');
   const req = parseBody(OutcomeReportSchema, body, 'outcome report');
@@ -71,7 +79,8 @@ export async function reportOutcome(deps: AppDeps, body: unknown, key: string | 
     serviceId = ref.serviceId;
   } else if (serviceId !== null) {
     const site = deps.site.peek();
-    if (site && !site.byId.has(serviceId)) throw new AtlasError('invalid_input', `outcome report: service_id: no tracked service ${serviceId}`);
+    if (site && !site.byId.has(serviceId))
+      throw new AtlasError('invalid_input', `outcome report: service_id: no tracked service ${serviceId}`);
   }
 
   const rec: OutcomeRecord = {

@@ -13,7 +13,13 @@ import { takeDaily } from './limits.ts';
 export async function sendFeedback(deps: AppDeps, body: unknown, address: string): Promise<FeedbackReceipt> {
   const req = parseBody(FeedbackRequestSchema, body, 'feedback');
   const who = addressHash(deps.secret, address);
-  const release = takeDaily(deps, deps.writes.feedbackPerAddress, who, deps.config.serve.rateLimits.feedbackPerAddressPerDay, 'feedback messages');
+  const release = takeDaily(
+    deps,
+    deps.writes.feedbackPerAddress,
+    who,
+    deps.config.serve.rateLimits.feedbackPerAddressPerDay,
+    'feedback messages',
+  );
   const now = deps.clock();
   const rec: FeedbackRecord = {
     id: `fb_${deps.random(10).toString('hex')}`,
@@ -35,6 +41,8 @@ export async function sendFeedback(deps: AppDeps, body: unknown, address: string
     id: rec.id,
     received_at: rec.received_at,
     kind: req.kind,
-    message: req.contact ? 'Thank you. Feedback received; we reply only when needed, at the contact given.' : 'Thank you. Feedback received.',
+    message: req.contact
+      ? 'Thank you. Feedback received; we reply only when needed, at the contact given.'
+      : 'Thank you. Feedback received.',
   };
 }

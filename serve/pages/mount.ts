@@ -24,12 +24,23 @@ function errorPage(c: Context, deps: AppDeps, e: unknown): Response {
   if (isAtlasError(e)) {
     if (e.code === 'not_found') return htmlResponse(c, renderErrorPage({ title: 'Not found', message: e.message }, meta(deps)), 404);
     if (e.code === 'source_failed' || e.code === 'locked')
-      return htmlResponse(c, renderErrorPage({ title: 'Not published yet', message: 'Atlas has not published its first results yet. Try again in a minute.' }, meta(deps)), 503);
+      return htmlResponse(
+        c,
+        renderErrorPage(
+          { title: 'Not published yet', message: 'Atlas has not published its first results yet. Try again in a minute.' },
+          meta(deps),
+        ),
+        503,
+      );
     if (e.code === 'invalid_parameter' || e.code === 'invalid_input')
       return htmlResponse(c, renderErrorPage({ title: 'Bad request', message: e.message }, meta(deps)), 400);
   }
   deps.log.warn('pages: unexpected error', { error: (e as Error)?.message ?? String(e) });
-  return htmlResponse(c, renderErrorPage({ title: 'Something went wrong', message: 'The page could not be built. The JSON API may still answer.' }, meta(deps)), 500);
+  return htmlResponse(
+    c,
+    renderErrorPage({ title: 'Something went wrong', message: 'The page could not be built. The JSON API may still answer.' }, meta(deps)),
+    500,
+  );
 }
 
 /**

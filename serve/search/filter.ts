@@ -99,7 +99,23 @@ function scanColumns(c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Ar
   const maxPrice = q.max_price_usd ?? 0;
   const hasMaxTerms = q.max_terms_changes_90d !== undefined;
   const maxTerms = q.max_terms_changes_90d ?? 0;
-  const { criteriaExceptFresh, lastCheckMs, twoIntervalsMs, tier, type, mainnet, latestPassed, templated, listed, passRate, checks30d, monitoringDays, payers, price, termsChanges90d } = c;
+  const {
+    criteriaExceptFresh,
+    lastCheckMs,
+    twoIntervalsMs,
+    tier,
+    type,
+    mainnet,
+    latestPassed,
+    templated,
+    listed,
+    passRate,
+    checks30d,
+    monitoringDays,
+    payers,
+    price,
+    termsChanges90d,
+  } = c;
   let len = 0;
   for (let i = 0; i < c.n; i++) {
     // NaN (never checked / unknown) fails every comparison, so unknown values never match a bound.
@@ -127,7 +143,9 @@ function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: In
     const h = q.host;
     const p = q.provider;
     const suffix = `.${p}`;
-    const hostOk = Uint8Array.from(c.hosts, (x) => ((h === undefined || x === h) && (p === undefined || x === p || x.endsWith(suffix)) ? 1 : 0));
+    const hostOk = Uint8Array.from(c.hosts, (x) =>
+      (h === undefined || x === h) && (p === undefined || x === p || x.endsWith(suffix)) ? 1 : 0,
+    );
     len = keepHosts(list, len, c, hostOk);
   }
   if (q.network !== undefined) {
@@ -139,7 +157,10 @@ function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: In
     len = keepRows(list, len, rows, (r) => r.tags.includes(t));
   }
   if (q.q !== undefined) {
-    for (const w of q.q.toLowerCase().replace(/\u0000/g, ' ').split(' ')) {
+    for (const w of q.q
+      .toLowerCase()
+      .replace(/\u0000/g, ' ')
+      .split(' ')) {
       if (w && len > 0) len = keepMarked(list, len, rowsContaining(c, w));
     }
   }

@@ -40,7 +40,9 @@ export function presentDetail(detail: ServiceDetail, row: SearchRow, opts: Prese
   const fresh = freshness === 'fresh';
   const inDirectory = row.criteriaExceptFresh && fresh;
   const evidence = withScheduleTier({ ...detail.evidence, freshness }, opts.now) as ServiceDetail['evidence'];
-  const criteria = detail.directory.criteria.map((c) => (c.id === 'fresh' ? { ...c, passed: c.applies ? fresh : null, value: freshness } : c));
+  const criteria = detail.directory.criteria.map((c) =>
+    c.id === 'fresh' ? { ...c, passed: c.applies ? fresh : null, value: freshness } : c,
+  );
   return {
     ...detail,
     evidence,

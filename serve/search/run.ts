@@ -22,7 +22,13 @@ let scratchMask = new Uint8Array(0);
  * stops as soon as the page is full. group=provider keeps the first row per host in the chosen
  * order (its best representative by that order) and walks the whole order so `total` counts hosts.
  */
-export function runSearch(rows: SearchRow[], columns: Columns, orders: Record<Sort, Int32Array>, q: EffectiveQuery, nowMs: number): SearchHits {
+export function runSearch(
+  rows: SearchRow[],
+  columns: Columns,
+  orders: Record<Sort, Int32Array>,
+  q: EffectiveQuery,
+  nowMs: number,
+): SearchHits {
   const n = columns.n;
   if (scratchList.length < n) {
     scratchList = new Int32Array(n);

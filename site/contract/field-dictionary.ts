@@ -7,7 +7,12 @@ import { membersOf, type Member } from './walk.ts';
 /** A member documented by its schema's own `.describe()` (the report body, owned by pipeline/reports). */
 function describedDoc(schemaName: string, description: string | undefined): FieldDoc | undefined {
   if (!description) return undefined;
-  return { definition: description, unit: null, window: schemaName === 'ReportBody' ? 'the week (week_start to figures_until)' : null, source: 'computed' };
+  return {
+    definition: description,
+    unit: null,
+    window: schemaName === 'ReportBody' ? 'the week (week_start to figures_until)' : null,
+    source: 'computed',
+  };
 }
 
 /**
@@ -31,7 +36,12 @@ function parentDoc(name: string, path: string, described: Map<string, string>): 
 
 function docFor(name: string, path: string, description: string | undefined, described: Map<string, string>): FieldDoc | undefined {
   const parent = INHERITS[name];
-  return fieldDoc(name, path) ?? describedDoc(name, description) ?? (parent ? fieldDoc(parent, path) : undefined) ?? parentDoc(name, path, described);
+  return (
+    fieldDoc(name, path) ??
+    describedDoc(name, description) ??
+    (parent ? fieldDoc(parent, path) : undefined) ??
+    parentDoc(name, path, described)
+  );
 }
 
 const describedPaths = (members: Member[]) => new Map(members.filter((m) => m.description).map((m) => [m.path, m.description!]));

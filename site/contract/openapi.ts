@@ -30,7 +30,9 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [name, schema] of Object.entries({ ...COMPONENTS, ...REQUEST_BODIES })) registry.add(schema, { id: name });
-  const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, Json> };
+  const out = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+    schemas: Record<string, Json>;
+  };
   for (const [name, schema] of Object.entries(out.schemas)) {
     delete schema.$schema;
     delete schema.$id;
@@ -48,7 +50,9 @@ function describe(name: string, schema: Json, prefix: string): void {
     const parent = INHERITS[name];
     const doc = fieldDoc(name, path) ?? (parent ? fieldDoc(parent, path) : undefined);
     if (doc) {
-      const extra = [doc.unit ? `Unit: ${doc.unit}.` : '', doc.window ? `Window: ${doc.window}.` : '', `Source: ${doc.source}.`].filter(Boolean).join(' ');
+      const extra = [doc.unit ? `Unit: ${doc.unit}.` : '', doc.window ? `Window: ${doc.window}.` : '', `Source: ${doc.source}.`]
+        .filter(Boolean)
+        .join(' ');
       prop.description = `${doc.definition} ${extra}`;
     }
     for (const inner of [prop, ...((prop.anyOf as Json[] | undefined) ?? [])]) {
@@ -99,7 +103,9 @@ function paths(): Json {
       get: {
         operationId: 'getService',
         summary: 'One service: evidence, claims with sources, recent checks; with a key also referral_id',
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'Service id.', schema: { type: 'string', pattern: SERVICE_ID_PATTERN } }],
+        parameters: [
+          { name: 'id', in: 'path', required: true, description: 'Service id.', schema: { type: 'string', pattern: SERVICE_ID_PATTERN } },
+        ],
         security: [{}, { bearerKey: [] }, { headerKey: [] }],
         responses: {
           200: json('ServiceDetail', 'The service.', deprecation),
@@ -136,18 +142,36 @@ function paths(): Json {
         },
       },
     },
-    '/api/v1/reports': { get: { operationId: 'listReports', summary: 'Published weekly reports, newest first', responses: { 200: json('ReportList', 'Reports.') } } },
+    '/api/v1/reports': {
+      get: {
+        operationId: 'listReports',
+        summary: 'Published weekly reports, newest first',
+        responses: { 200: json('ReportList', 'Reports.') },
+      },
+    },
     '/api/v1/reports/{id}': {
       get: {
         operationId: 'getReport',
         summary: 'A weekly report and its corrections; current gives provisional week-to-date figures',
         parameters: [
-          { name: 'id', in: 'path', required: true, description: 'The Monday starting the week (YYYY-MM-DD), or current.', schema: { type: 'string', pattern: REPORT_ID_PATTERN } },
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'The Monday starting the week (YYYY-MM-DD), or current.',
+            schema: { type: 'string', pattern: REPORT_ID_PATTERN },
+          },
         ],
         responses: { 200: json('Report', 'The report.'), 404: error('No such report.') },
       },
     },
-    '/api/v1/status': { get: { operationId: 'getStatus', summary: "The service's own runs, missed runs and evidence freshness", responses: { 200: json('Status', 'Status.') } } },
+    '/api/v1/status': {
+      get: {
+        operationId: 'getStatus',
+        summary: "The service's own runs, missed runs and evidence freshness",
+        responses: { 200: json('Status', 'Status.') },
+      },
+    },
     '/api/v1/changes': {
       get: {
         operationId: 'listChanges',
@@ -168,9 +192,27 @@ function paths(): Json {
         },
       },
     },
-    '/api/v1/roadmap': { get: { operationId: 'getRoadmap', summary: 'Roadmap (planned, not promised, no dates)', responses: { 200: json('Roadmap', 'Roadmap.') } } },
-    '/api/v1/fields': { get: { operationId: 'getFields', summary: 'Field dictionary', responses: { 200: json('Fields', 'Every field with definition, unit, window and source.') } } },
-    '/healthz': { get: { operationId: 'getHealth', summary: 'Service health and the latest monitoring run', responses: { 200: json('Health', 'Health.') } } },
+    '/api/v1/roadmap': {
+      get: {
+        operationId: 'getRoadmap',
+        summary: 'Roadmap (planned, not promised, no dates)',
+        responses: { 200: json('Roadmap', 'Roadmap.') },
+      },
+    },
+    '/api/v1/fields': {
+      get: {
+        operationId: 'getFields',
+        summary: 'Field dictionary',
+        responses: { 200: json('Fields', 'Every field with definition, unit, window and source.') },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'getHealth',
+        summary: 'Service health and the latest monitoring run',
+        responses: { 200: json('Health', 'Health.') },
+      },
+    },
   };
 }
 

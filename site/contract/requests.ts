@@ -52,7 +52,15 @@ export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'nam
 export const SCOPES = ['directory', 'index'] as const;
 export const GROUPS = ['provider'] as const;
 export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
-export const FAILURE_KINDS = ['no_response', 'payment_failed', 'bad_output', 'wrong_price', 'auth_required', 'rate_limited', 'other'] as const;
+export const FAILURE_KINDS = [
+  'no_response',
+  'payment_failed',
+  'bad_output',
+  'wrong_price',
+  'auth_required',
+  'rate_limited',
+  'other',
+] as const;
 export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -66,12 +74,21 @@ export type ParamSpec =
 
 /** Spec 4.1 — GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
-  { name: 'q', type: 'string', maxLength: REQUEST_LIMITS.q, description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)' },
+  {
+    name: 'q',
+    type: 'string',
+    maxLength: REQUEST_LIMITS.q,
+    description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)',
+  },
   { name: 'tier', type: 'string', enum: TIERS, description: 'filter by origin' },
   { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
   { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
   { name: 'network', type: 'string', maxLength: 100, description: 'payment network, substring match (case-insensitive)' },
-  { name: 'mainnet', type: 'boolean', description: 'true: only services offering a mainnet network; false: only services offering test networks only' },
+  {
+    name: 'mainnet',
+    type: 'boolean',
+    description: 'true: only services offering a mainnet network; false: only services offering test networks only',
+  },
   { name: 'passing', type: 'boolean', description: 'whether the latest check of the primary operation passed' },
   { name: 'templated', type: 'boolean', description: 'whether the registry URL is a template with placeholders' },
   { name: 'min_pass_rate', type: 'number', minimum: 0, maximum: 1, description: 'minimum share of checks passed in the 30-day window' },
@@ -79,21 +96,62 @@ export const SERVICES_QUERY_PARAMS = [
   { name: 'min_days', type: 'integer', minimum: 0, description: 'minimum days of monitoring history' },
   { name: 'min_payers', type: 'integer', minimum: 0, description: 'minimum unique payers in 30 days, as reported by the registry' },
   { name: 'tag', type: 'string', pattern: TAG_PATTERN.source, description: 'purpose tag' },
-  { name: 'max_price_usd', type: 'number', minimum: 0, description: 'maximum price per call in US dollars where known (services without a known price are excluded)' },
-  { name: 'max_terms_changes_90d', type: 'integer', minimum: 0, description: 'only services whose observed x402 payment terms changed at most this many times in 90 days (0 = unchanged)' },
+  {
+    name: 'max_price_usd',
+    type: 'number',
+    minimum: 0,
+    description: 'maximum price per call in US dollars where known (services without a known price are excluded)',
+  },
+  {
+    name: 'max_terms_changes_90d',
+    type: 'integer',
+    minimum: 0,
+    description: 'only services whose observed x402 payment terms changed at most this many times in 90 days (0 = unchanged)',
+  },
   { name: 'listed', type: 'boolean', description: 'discovered services still listed by their registry (true) or no longer listed (false)' },
   { name: 'group', type: 'string', enum: GROUPS, description: 'collapse endpoints to one row per provider host' },
   { name: 'sort', type: 'string', enum: SORTS, default: 'evidence', description: 'sort order' },
-  { name: 'limit', type: 'integer', minimum: REQUEST_LIMITS.limitMin, maximum: REQUEST_LIMITS.limitMax, default: REQUEST_LIMITS.limitDefault, description: 'page size' },
+  {
+    name: 'limit',
+    type: 'integer',
+    minimum: REQUEST_LIMITS.limitMin,
+    maximum: REQUEST_LIMITS.limitMax,
+    default: REQUEST_LIMITS.limitDefault,
+    description: 'page size',
+  },
   { name: 'offset', type: 'integer', minimum: 0, default: REQUEST_LIMITS.offsetDefault, description: 'offset into the result set' },
-  { name: 'scope', type: 'string', enum: SCOPES, default: 'directory', description: 'directory shows only services meeting the listing criteria; index searches everything tracked' },
-  { name: 'provider', type: 'string', maxLength: 253, description: 'provider host filter (the host or any subdomain of it); echoed in the query member' },
+  {
+    name: 'scope',
+    type: 'string',
+    enum: SCOPES,
+    default: 'directory',
+    description: 'directory shows only services meeting the listing criteria; index searches everything tracked',
+  },
+  {
+    name: 'provider',
+    type: 'string',
+    maxLength: 253,
+    description: 'provider host filter (the host or any subdomain of it); echoed in the query member',
+  },
 ] as const satisfies readonly ParamSpec[];
 
 /** Spec 4.2 — GET /api/v1/changes, all optional. */
 export const CHANGES_QUERY_PARAMS = [
-  { name: 'days', type: 'integer', minimum: REQUEST_LIMITS.daysMin, maximum: REQUEST_LIMITS.daysMax, default: REQUEST_LIMITS.daysDefault, description: 'look-back window in days' },
-  { name: 'service_id', type: 'string', maxLength: SERVICE_ID_MAX, pattern: SERVICE_ID_PATTERN.source, description: 'limit to one reviewed service' },
+  {
+    name: 'days',
+    type: 'integer',
+    minimum: REQUEST_LIMITS.daysMin,
+    maximum: REQUEST_LIMITS.daysMax,
+    default: REQUEST_LIMITS.daysDefault,
+    description: 'look-back window in days',
+  },
+  {
+    name: 'service_id',
+    type: 'string',
+    maxLength: SERVICE_ID_MAX,
+    pattern: SERVICE_ID_PATTERN.source,
+    description: 'limit to one reviewed service',
+  },
   { name: 'needs_review', type: 'boolean', description: 'only changes whose listing may need updating' },
 ] as const satisfies readonly ParamSpec[];
 
@@ -159,10 +217,9 @@ type ParsedQuery<T extends readonly ParamSpec[]> = {
 function querySchema<T extends readonly ParamSpec[]>(params: T) {
   const shape: Record<string, z.ZodType> = {};
   for (const p of params) shape[p.name] = fieldSchema(p).optional();
-  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown parameter` : undefined) }) as unknown as z.ZodType<
-    ParsedQuery<T>,
-    Record<string, string>
-  >;
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown parameter` : undefined),
+  }) as unknown as z.ZodType<ParsedQuery<T>, Record<string, string>>;
 }
 
 export const ServicesQuerySchema = querySchema(SERVICES_QUERY_PARAMS);
@@ -176,7 +233,9 @@ export type ChangesQueryInput = z.infer<typeof ChangesQuerySchema>;
  * strings, or the numbers/booleans of an MCP tool call. Returns the first problem found as
  * `{ param, message }` instead of throwing, so callers choose the error type.
  */
-export function normalizeRawQuery(raw: Record<string, unknown>): { ok: true; value: Record<string, string> } | { ok: false; param: string; message: string } {
+export function normalizeRawQuery(
+  raw: Record<string, unknown>,
+): { ok: true; value: Record<string, string> } | { ok: false; param: string; message: string } {
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(raw)) {
     let value: unknown = v;

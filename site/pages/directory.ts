@@ -8,7 +8,19 @@ import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts'
 export type DirectoryForm = Partial<Record<(typeof FORM_FIELDS)[number], string>>;
 
 /** Parameters the form carries (a subset of spec 4.1); paging links keep them. */
-export const FORM_FIELDS = ['q', 'type', 'tier', 'network', 'max_price_usd', 'min_pass_rate', 'passing', 'scope', 'sort', 'limit', 'offset'] as const;
+export const FORM_FIELDS = [
+  'q',
+  'type',
+  'tier',
+  'network',
+  'max_price_usd',
+  'min_pass_rate',
+  'passing',
+  'scope',
+  'sort',
+  'limit',
+  'offset',
+] as const;
 
 /** Keep only the form's own, non-empty parameters (unknown names would be rejected by the API). */
 export function formFromQuery(raw: Record<string, string | undefined>): DirectoryForm {
@@ -47,13 +59,65 @@ export function renderSearchForm(form: DirectoryForm, live: boolean): Html {
 <div class="q"><label for="f-q" class="sr-only">Search</label>
 <input type="search" id="f-q" name="q" value="${form.q ?? ''}" maxlength="100" placeholder="Search names, hosts, URLs, operators">
 <button type="submit">Search</button></div>
-${select('type', 'Type', [['', 'Any type'], ['api_endpoint', 'API endpoint (x402)'], ['mcp_server', 'MCP server'], ['task_marketplace', 'Task marketplace']], form.type)}
-${select('tier', 'Tier', [['', 'Any tier'], ['reviewed', 'Reviewed'], ['discovered', 'Discovered']], form.tier)}
+${select(
+  'type',
+  'Type',
+  [
+    ['', 'Any type'],
+    ['api_endpoint', 'API endpoint (x402)'],
+    ['mcp_server', 'MCP server'],
+    ['task_marketplace', 'Task marketplace'],
+  ],
+  form.type,
+)}
+${select(
+  'tier',
+  'Tier',
+  [
+    ['', 'Any tier'],
+    ['reviewed', 'Reviewed'],
+    ['discovered', 'Discovered'],
+  ],
+  form.tier,
+)}
 <label>Network<input type="text" name="network" id="f-network" value="${form.network ?? ''}" maxlength="100" placeholder="e.g. eip155:8453 or base"></label>
 <label>Max price (USD)<input type="number" name="max_price_usd" id="f-max_price_usd" value="${form.max_price_usd ?? ''}" min="0" step="any" inputmode="decimal"></label>
-${select('min_pass_rate', 'Min pass rate (30 d)', [['', 'Any'], ['0.5', '50%'], ['0.8', '80%'], ['0.9', '90%'], ['0.95', '95%'], ['0.99', '99%']], form.min_pass_rate)}
-${select('passing', 'Latest check', [['', 'Any'], ['true', 'Passed'], ['false', 'Failed']], form.passing)}
-${select('sort', 'Sort', [['', 'Most evidence'], ['pass_rate', 'Pass rate'], ['payers', 'Registry payers'], ['price', 'Price'], ['recent', 'Recently checked'], ['name', 'Name']], form.sort)}
+${select(
+  'min_pass_rate',
+  'Min pass rate (30 d)',
+  [
+    ['', 'Any'],
+    ['0.5', '50%'],
+    ['0.8', '80%'],
+    ['0.9', '90%'],
+    ['0.95', '95%'],
+    ['0.99', '99%'],
+  ],
+  form.min_pass_rate,
+)}
+${select(
+  'passing',
+  'Latest check',
+  [
+    ['', 'Any'],
+    ['true', 'Passed'],
+    ['false', 'Failed'],
+  ],
+  form.passing,
+)}
+${select(
+  'sort',
+  'Sort',
+  [
+    ['', 'Most evidence'],
+    ['pass_rate', 'Pass rate'],
+    ['payers', 'Registry payers'],
+    ['price', 'Price'],
+    ['recent', 'Recently checked'],
+    ['name', 'Name'],
+  ],
+  form.sort,
+)}
 <fieldset><legend>Scope</legend>
 <label><input type="radio" name="scope" value="directory"${scope === 'directory' ? html` checked` : html``}> Directory (meets the listing criteria)</label>
 <label><input type="radio" name="scope" value="index"${scope === 'index' ? html` checked` : html``}> Everything tracked</label>
@@ -113,12 +177,14 @@ ${input.error ? html`<p class="notice hint" role="alert">${input.error}</p>` : h
 ${renderSearchForm(form, meta.live)}
 <p id="result-count" aria-live="polite"><strong>${fmtInt(list.total)}</strong> ${list.total === 1 ? 'service' : 'services'} ${scope === 'directory' ? 'in the directory' : 'tracked'}${form.q ? html` matching “${form.q}”` : html``}.</p>
 ${list.hint ? html`<p class="notice hint">${list.hint} ${scope === 'directory' ? html`<a href="/${queryString({ ...form, scope: 'index', offset: undefined } as DirectoryForm)}">Search everything tracked</a>.` : html``}</p>` : html``}
-${list.items.length
+${
+  list.items.length
     ? html`<div class="table-scroll"><table class="results">
 <caption class="muted">Pass rate and counts over the last 30 days; missed checks did not run and are not failures.</caption>
 <thead><tr><th scope="col">Service</th><th scope="col">Type</th><th scope="col" class="num">Pass rate (30 d)</th><th scope="col">Latest check</th><th scope="col" class="opt">Interval</th><th scope="col" class="num opt">Price / call</th><th scope="col" class="opt">Networks</th></tr></thead>
 <tbody>${list.items.map(renderServiceRow)}</tbody></table></div>`
-    : html``}
+    : html``
+}
 ${meta.live ? pager(list, form) : list.total > list.items.length ? html`<p class="muted">Showing ${fmtInt(list.items.length)} of ${fmtInt(list.total)}; the full list is at ${link('/api/v1/services', '/api/v1/services')}.</p>` : html``}`;
   return renderLayout({ title: 'Directory', nav: 'directory', body }, meta);
 }

@@ -9,7 +9,10 @@ export function fmtPrice(usd: number | null | undefined): string {
   if (usd === null || usd === undefined || !Number.isFinite(usd)) return '—';
   if (usd === 0) return '$0';
   if (usd < 0.01) return `$${Number(usd.toPrecision(2))}`;
-  return `$${usd.toFixed(usd < 1 ? 3 : 2).replace(/0+$/, '').replace(/\.$/, '')}`;
+  return `$${usd
+    .toFixed(usd < 1 ? 3 : 2)
+    .replace(/0+$/, '')
+    .replace(/\.$/, '')}`;
 }
 
 /** '2026-11-25T12:00:00.000Z' → '2026-11-25 12:00 UTC'. */

@@ -35,8 +35,7 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
 /** Trusted markup produced by our own code (e.g. an SVG string from a chart function). */
 export const raw = (markup: string): Html => new Html(markup);
 
-export const join = (items: readonly HtmlValue[], sep: HtmlValue = ''): Html =>
-  new Html(items.map(render).join(render(sep)));
+export const join = (items: readonly HtmlValue[], sep: HtmlValue = ''): Html => new Html(items.map(render).join(render(sep)));
 
 /**
  * Only http(s) and site-relative links become hrefs; anything else (javascript:, data:) is refused
@@ -59,9 +58,7 @@ export function link(url: unknown, text?: HtmlValue): Html {
   const label = text ?? (typeof url === 'string' ? url : '');
   if (!href) return html`<span class="url">${label}</span>`;
   const external = !href.startsWith('/');
-  return external
-    ? html`<a href="${href}" rel="noopener noreferrer nofollow">${label}</a>`
-    : html`<a href="${href}">${label}</a>`;
+  return external ? html`<a href="${href}" rel="noopener noreferrer nofollow">${label}</a>` : html`<a href="${href}">${label}</a>`;
 }
 
 /** Registry-sourced text: isolated (bdi), visibly marked as third-party, never an instruction. */

@@ -35,7 +35,8 @@ function figuresTable(report: Record<string, unknown>, corrected: Set<string>): 
     const rows = flattenFigures(v, name);
     return html`<table class="figures"><caption class="strong">${name.replace(/_/g, ' ')}</caption>
 <tbody>${rows.map(
-      ([p, val]) => html`<tr><th scope="row" class="plain">${p.slice(name.length + 1) || name}</th><td class="num">${val}${corrected.has(p) ? html` <span class="badge stale" title="A correction below concerns this figure">corrected below</span>` : html``}</td></tr>`,
+      ([p, val]) =>
+        html`<tr><th scope="row" class="plain">${p.slice(name.length + 1) || name}</th><td class="num">${val}${corrected.has(p) ? html` <span class="badge stale" title="A correction below concerns this figure">corrected below</span>` : html``}</td></tr>`,
     )}</tbody></table>`;
   })}`;
 }
@@ -46,11 +47,14 @@ export function renderReport(r: ReportView, open: boolean): Html {
   return html`<section class="report" id="week-${r.id}" aria-labelledby="h-week-${r.id}">
 <h2 id="h-week-${r.id}">${title}</h2>
 <p class="muted">${r.status === 'provisional' || r.id === 'current' ? 'Provisional week-to-date figures; they change as checks arrive.' : html`Frozen ${fmtTime(r.frozen_at ?? null)}; the figures never change. Corrections are published alongside.`} <a href="/api/v1/reports/${r.id}">JSON</a></p>
-${r.corrections.length
+${
+  r.corrections.length
     ? html`<div class="notice hint"><strong>Corrections (${r.corrections.length})</strong><ol>${r.corrections.map(
-        (c) => html`<li>${fmtTime(c.corrected_at)}: ${c.note}${Object.keys(c.figures).length ? html` — ${Object.entries(c.figures).map(([k, v], i) => html`${i ? '; ' : ''}<code>${k}</code> = ${String(v)}`)}` : html``}</li>`,
+        (c) =>
+          html`<li>${fmtTime(c.corrected_at)}: ${c.note}${Object.keys(c.figures).length ? html` — ${Object.entries(c.figures).map(([k, v], i) => html`${i ? '; ' : ''}<code>${k}</code> = ${String(v)}`)}` : html``}</li>`,
       )}</ol></div>`
-    : html``}
+    : html``
+}
 <details${open ? html` open` : html``}><summary>Figures</summary>${figuresTable(r.report, corrected)}</details>
 </section>`;
 }

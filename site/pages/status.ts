@@ -18,10 +18,12 @@ export function renderStatusPage(input: { status: Status; stats?: Stats | null }
 <p class="lede">Atlas's own scheduled runs, the runs it missed, and how fresh the evidence is${s.operating_since ? html` (operating since ${fmtTime(s.operating_since)})` : html``}.</p>
 <dl class="facts">
 <dt>Evidence freshness</dt><dd>${fmtInt(f.fresh)} fresh · ${fmtInt(f.stale)} stale · ${fmtInt(f.no_data)} no data (of ${fmtInt(f.total)} services)</dd>
-${st
+${
+  st
     ? html`<dt>Services tracked</dt><dd>${fmtInt(st.totals.services)} (${fmtInt(st.totals.in_directory)} in the directory; ${fmtInt(st.totals.by_tier.reviewed)} reviewed, ${fmtInt(st.totals.by_tier.discovered)} discovered)</dd>
 <dt>Checks in the last 24 h</dt><dd>${fmtInt(st.checks_24h)} (${fmtInt(st.passed_24h)} passed) — reviewed ${fmtInt(st.checks_24h_by_kind.reviewed)}, x402 ${fmtInt(st.checks_24h_by_kind.x402)}, MCP ${fmtInt(st.checks_24h_by_kind.mcp)}</dd>`
-    : html``}
+    : html``
+}
 </dl>
 <h2>Scheduled jobs</h2>
 <div class="table-scroll"><table><caption class="muted">Scheduled, ran and missed runs per window; a missed run is a scheduled slot with no run.</caption>
@@ -34,12 +36,15 @@ ${st
     return html`<tr><td>${j.kind}</td><td>${intervalLabel(j.every_hours)}</td><td class="num">${w('24h')}</td><td class="num">${w('7d')}</td><td class="num">${w('30d')}</td><td>${runStatus(j.latest)}</td></tr>`;
   })}</tbody></table></div>
 <h2>Latest runs</h2>
-${s.latest_runs.length
+${
+  s.latest_runs.length
     ? html`<div class="table-scroll"><table><thead><tr><th scope="col">Kind</th><th scope="col">Scheduled</th><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Status</th></tr></thead>
 <tbody>${s.latest_runs.map(
-        (r) => html`<tr><td>${r.kind}</td><td>${fmtTime(r.scheduled_at)}</td><td>${fmtTime(r.started_at)}</td><td>${fmtTime(r.finished_at)}</td><td>${r.status}</td></tr>`,
+        (r) =>
+          html`<tr><td>${r.kind}</td><td>${fmtTime(r.scheduled_at)}</td><td>${fmtTime(r.started_at)}</td><td>${fmtTime(r.finished_at)}</td><td>${r.status}</td></tr>`,
       )}</tbody></table></div>`
-    : html`<p class="muted">No runs yet.</p>`}
+    : html`<p class="muted">No runs yet.</p>`
+}
 <p class="muted">Data: <a href="/api/v1/status">/api/v1/status</a> · <a href="/api/v1/stats">/api/v1/stats</a> · <a href="/healthz">/healthz</a></p>`;
   return renderLayout({ title: 'Status', nav: 'status', body }, meta);
 }

@@ -24,7 +24,10 @@ function safeRender(render: () => string, meta: PageMeta, what: string): string 
     return render();
   } catch (e) {
     return renderErrorPage(
-      { title: 'Page not available', message: `The ${what} page could not be built from the published data (${(e as Error)?.message ?? 'unknown error'}). The JSON API has the data.` },
+      {
+        title: 'Page not available',
+        message: `The ${what} page could not be built from the published data (${(e as Error)?.message ?? 'unknown error'}). The JSON API has the data.`,
+      },
       meta,
     );
   }
@@ -86,13 +89,23 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   await eachLimited(files, 32, async (file) => {
     const detail = await readJson<ServiceDetail>(join(servicesDir, file));
     if (!detail) return;
-    await writeFile(join(generationDir, 'services', `${detail.id}.html`), safeRender(() => renderServicePage(detail, meta), meta, 'service'));
+    await writeFile(
+      join(generationDir, 'services', `${detail.id}.html`),
+      safeRender(() => renderServicePage(detail, meta), meta, 'service'),
+    );
   });
 
   const status = await readJson<Status>(join(api, 'status.json'));
   const stats = await readJson<Stats>(join(api, 'stats.json'));
-  if (status) await writeFile(join(generationDir, 'status.html'), safeRender(() => renderStatusPage({ status, stats }, meta), meta, 'status'));
+  if (status)
+    await writeFile(
+      join(generationDir, 'status.html'),
+      safeRender(() => renderStatusPage({ status, stats }, meta), meta, 'status'),
+    );
 
   const reports = await readReports(generationDir);
-  await writeFile(join(generationDir, 'reports.html'), safeRender(() => renderReportsPage(reports, meta), meta, 'reports'));
+  await writeFile(
+    join(generationDir, 'reports.html'),
+    safeRender(() => renderReportsPage(reports, meta), meta, 'reports'),
+  );
 }

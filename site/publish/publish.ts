@@ -103,12 +103,17 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
       return [] as string[];
     });
     const ms = Math.round(performance.now() - t0);
-    await finishRun(store, runId, ctx.clock(), { status: 'ok', counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation } });
+    await finishRun(store, runId, ctx.clock(), {
+      status: 'ok',
+      counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation },
+    });
     ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
     return { generation, dir: genDir, counts, invalid: services.invalid, pages, pruned, ms, steps };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(() => undefined);
+    await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(
+      () => undefined,
+    );
     throw e;
   }
 }

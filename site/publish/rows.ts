@@ -155,7 +155,8 @@ const isScalar = (v: unknown): v is number | string | boolean | null =>
 const scalar = (v: unknown): CriterionResult['value'] => {
   if (v === undefined) return null;
   if (isScalar(v)) return v;
-  if (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar)) return v as Record<string, number | string | boolean | null>;
+  if (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isScalar))
+    return v as Record<string, number | string | boolean | null>;
   return JSON.stringify(v);
 };
 
@@ -208,7 +209,8 @@ export function claimsOf(r: Row, summary: ServiceSummary): Claim[] {
   }
   const out: Claim[] = [];
   const price = num(r.registry_price_usd);
-  if (price !== null) out.push({ topic: 'price_usd', statement: claimStatement(price, null, 'price_usd'), source: 'registry', source_url: null });
+  if (price !== null)
+    out.push({ topic: 'price_usd', statement: claimStatement(price, null, 'price_usd'), source: 'registry', source_url: null });
   const nets = strs(r.registry_networks);
   if (nets.length) out.push({ topic: 'networks', statement: nets.join(', '), source: 'registry', source_url: null });
   return out;
@@ -230,7 +232,10 @@ function dailySeries(parts: DailyChecks[], dayList: readonly string[]): DailyChe
 function currentTermsOf(v: unknown): CurrentTerms | null {
   const t = json<(Omit<CurrentTerms, 'offers'> & { offers: unknown }) | null>(v, null);
   if (!t) return null;
-  const offers = (typeof t.offers === 'string' ? json<unknown[]>(t.offers, []) : Array.isArray(t.offers) ? t.offers : []) as Record<string, unknown>[];
+  const offers = (typeof t.offers === 'string' ? json<unknown[]>(t.offers, []) : Array.isArray(t.offers) ? t.offers : []) as Record<
+    string,
+    unknown
+  >[];
   return {
     observed_at: t.observed_at,
     x402_version: t.x402_version,
@@ -247,7 +252,13 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
   };
 }
 
-export function detailOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[], now: Date, dayList: readonly string[]): ServiceDetail {
+export function detailOf(
+  r: Row,
+  summary: ServiceSummary,
+  criteria: CriterionResult[],
+  now: Date,
+  dayList: readonly string[],
+): ServiceDetail {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: 'preview',

@@ -32,7 +32,13 @@ export interface ServicesResult {
  * files are written with bounded concurrency. A service whose row does not validate is skipped
  * from both files and logged (one bad registry row must not stop every publish).
  */
-export async function writeServices(store: Store, genDir: string, now: Date, log: Logger, opts: ServicesOptions = {}): Promise<ServicesResult> {
+export async function writeServices(
+  store: Store,
+  genDir: string,
+  now: Date,
+  log: Logger,
+  opts: ServicesOptions = {},
+): Promise<ServicesResult> {
   const batchSize = opts.batchSize ?? 2000;
   const limit = pLimit(opts.concurrency ?? 8);
   const timings = { stage: 0, query: 0, shape: 0, write: 0 };

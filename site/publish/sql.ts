@@ -114,9 +114,15 @@ export const stagePartsSql = (now: Date, recent: number, days: number) => [
    FROM t JOIN pub_summary s ON s.id = t.service_id ORDER BY s.ord`,
 ];
 
-export const DROP_STAGED = ['pub_summary', 'pub_ops', 'pub_recent', 'pub_daily', 'pub_intervals', 'pub_terms_changes', 'pub_terms_latest'].map(
-  (t) => `DROP TABLE IF EXISTS temp.${t}`,
-);
+export const DROP_STAGED = [
+  'pub_summary',
+  'pub_ops',
+  'pub_recent',
+  'pub_daily',
+  'pub_intervals',
+  'pub_terms_changes',
+  'pub_terms_latest',
+].map((t) => `DROP TABLE IF EXISTS temp.${t}`);
 
 /** Services per ordinal range $1..$2: the summary scalars and every detail part as JSON text. */
 export const BATCH_SQL = `

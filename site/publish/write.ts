@@ -11,7 +11,8 @@ import { AtlasError, formatIssues } from '../../pipeline/core/errors.ts';
  */
 export function validated<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new AtlasError('internal', `publish: ${what} does not match the contract: ${formatIssues(r.error.issues).slice(0, 1000)}`);
+  if (!r.success)
+    throw new AtlasError('internal', `publish: ${what} does not match the contract: ${formatIssues(r.error.issues).slice(0, 1000)}`);
   return r.data;
 }
 

@@ -164,7 +164,13 @@ export async function run(args: string[] = []): Promise<BenchResult> {
       ),
     );
     const bareSql = 'SELECT service_id, count(*) FROM checks GROUP BY service_id';
-    const ctxAt = (at: Date) => ({ clock: fixedClock(at), paths, config: defaultConfig(), log: silentLogger, secret: 'bench-secret-0123456789' });
+    const ctxAt = (at: Date) => ({
+      clock: fixedClock(at),
+      paths,
+      config: defaultConfig(),
+      log: silentLogger,
+      secret: 'bench-secret-0123456789',
+    });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     // The first full compute on a fresh database (reads every column it needs for the first time).
     const [, firstMs] = await timed(() => computeAll(ctxAt(NOW), store, { scope: 'full' }));

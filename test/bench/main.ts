@@ -8,7 +8,8 @@ type BenchName = (typeof BENCHES)[number];
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const names: BenchName[] = name === undefined || name === 'all' ? [...BENCHES] : BENCHES.includes(name as BenchName) ? [name as BenchName] : [];
+  const names: BenchName[] =
+    name === undefined || name === 'all' ? [...BENCHES] : BENCHES.includes(name as BenchName) ? [name as BenchName] : [];
   if (!names.length) {
     process.stderr.write(`bench: unknown benchmark ${JSON.stringify(name)}; one of ${BENCHES.join(', ')} or all\n`);
     return 2;

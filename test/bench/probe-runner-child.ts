@@ -34,9 +34,17 @@ process.on('message', (m: { concurrency: number; timeoutMs: number; shard: { ind
     clearInterval(sampler);
     if (process.env.ATLAS_BENCH_MEM) {
       const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)}MB`;
-      process.stderr.write(`  [runner memory at peak: rss ${mb(peakMem.rss)} heapTotal ${mb(peakMem.heapTotal)} heapUsed ${mb(peakMem.heapUsed)} external ${mb(peakMem.external)} arrayBuffers ${mb(peakMem.arrayBuffers)}]\n`);
+      process.stderr.write(
+        `  [runner memory at peak: rss ${mb(peakMem.rss)} heapTotal ${mb(peakMem.heapTotal)} heapUsed ${mb(peakMem.heapUsed)} external ${mb(peakMem.external)} arrayBuffers ${mb(peakMem.arrayBuffers)}]\n`,
+      );
     }
-    process.send!({ probed: s.counts.probed, ms: performance.now() - t0, cpuMs: (cu.user + cu.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, counts: s.counts });
+    process.send!({
+      probed: s.counts.probed,
+      ms: performance.now() - t0,
+      cpuMs: (cu.user + cu.system) / 1000,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      counts: s.counts,
+    });
   })().catch((e) => {
     process.stderr.write(`${(e as Error).stack}\n`);
     process.exit(1);

@@ -34,10 +34,14 @@ function arg(args: string[], name: string, def: number): number {
 }
 
 async function startFleetChild(size: number, seed: number, timeoutMs: number) {
-  const child = fork(fileURLToPath(new URL('./probe-fleet-child.ts', import.meta.url)), [String(size), String(seed), '20', '300', '0.05', String(timeoutMs * 5)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(new URL('./probe-fleet-child.ts', import.meta.url)),
+    [String(size), String(seed), '20', '300', '0.05', String(timeoutMs * 5)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const info = await new Promise<{ port: number; endpoints: Endpoint[] }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; endpoints: Endpoint[] }));
     child.once('exit', (code) => reject(new Error(`fleet child exited with ${code}`)));
@@ -51,7 +55,14 @@ async function seed(store: Store, endpoints: Endpoint[], dir: string): Promise<v
     file,
     endpoints
       .map((e, i) =>
-        JSON.stringify({ id: `cand_b${i}`, url: e.url, method: e.method, host: new URL(e.url).hostname, protocol: e.protocol, rule: e.protocol === 'mcp' ? 'mcp-reach/3' : 'x402-mainnet/1' }),
+        JSON.stringify({
+          id: `cand_b${i}`,
+          url: e.url,
+          method: e.method,
+          host: new URL(e.url).hostname,
+          protocol: e.protocol,
+          rule: e.protocol === 'mcp' ? 'mcp-reach/3' : 'x402-mainnet/1',
+        }),
       )
       .join('\n'),
   );
@@ -65,7 +76,10 @@ async function seed(store: Store, endpoints: Endpoint[], dir: string): Promise<v
 
 /** The bare loop runs in its own process (probe-bare-child.ts), started once and given one shard at a time. */
 function startBareChild() {
-  const child = fork(fileURLToPath(new URL('./probe-bare-child.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./probe-bare-child.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return {
     run: (job: { endpoints: Endpoint[]; concurrency: number; timeoutMs: number; perHost: number }) =>
       new Promise<{ ms: number; ok: number; failed: number; cpuMs: number }>((resolve, reject) => {
@@ -81,8 +95,17 @@ function startBareChild() {
 function startRunnerChild(dir: string, now: Date, heapMb: number) {
   // --runner-heap-mb N: cap the prober's V8 old space (what NODE_OPTIONS=--max-old-space-size=N would do for `atlas probe`).
   const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
-  const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], { execArgv: [...heap, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Reply = { probed: number; ms: number; cpuMs: number; maxRssBytes: number; counts: { stored: number; passed: number; failed: number; payment_terms: number; by_reason: Record<string, number> } };
+  const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], {
+    execArgv: [...heap, '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  type Reply = {
+    probed: number;
+    ms: number;
+    cpuMs: number;
+    maxRssBytes: number;
+    counts: { stored: number; passed: number; failed: number; payment_terms: number; by_reason: Record<string, number> };
+  };
   return {
     run: (job: { concurrency: number; timeoutMs: number; shard: { index: number; count: number } }) =>
       new Promise<Reply>((resolve, reject) => {
@@ -146,7 +169,9 @@ export async function run(args: string[]): Promise<void> {
         counts.failed += c.failed;
         counts.payment_terms += c.payment_terms;
         for (const [k, v] of Object.entries(c.by_reason)) counts.by_reason[k] = (counts.by_reason[k] ?? 0) + v;
-        process.stdout.write(`  round ${i + 1}/${rounds}: ${part.length} endpoints, bare ${(bare.ms / 1000).toFixed(1)} s, probe ${(probe.ms / 1000).toFixed(1)} s\n`);
+        process.stdout.write(
+          `  round ${i + 1}/${rounds}: ${part.length} endpoints, bare ${(bare.ms / 1000).toFixed(1)} s, probe ${(probe.ms / 1000).toFixed(1)} s\n`,
+        );
       }
     } finally {
       await runner.close();
@@ -155,7 +180,9 @@ export async function run(args: string[]): Promise<void> {
     const bareRate = (n * 1000) / bareMs;
     const rate = (counts.probed * 1000) / probeMs;
     const mb = (b: number) => (b / 2 ** 20).toFixed(0);
-    process.stdout.write(`bare undici: ${n} requests in ${(bareMs / 1000).toFixed(1)} s = ${bareRate.toFixed(1)} req/s (${bareFailed} without answer), CPU ${(bareCpu / n).toFixed(2)} ms/request\n`);
+    process.stdout.write(
+      `bare undici: ${n} requests in ${(bareMs / 1000).toFixed(1)} s = ${bareRate.toFixed(1)} req/s (${bareFailed} without answer), CPU ${(bareCpu / n).toFixed(2)} ms/request\n`,
+    );
     process.stdout.write(
       `atlas probe: ${counts.probed} checks in ${(probeMs / 1000).toFixed(1)} s = ${rate.toFixed(1)} checks/s; stored ${counts.stored} (${counts.passed} passed, ${counts.failed} failed), ${counts.payment_terms} payment terms; CPU ${(probeCpu / counts.probed).toFixed(2)} ms/check (incl. DuckDB threads); peak RSS ${mb(probePeak)} MB\n`,
     );

@@ -49,7 +49,9 @@ const startMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const startCpuMs = (cpu.user + cpu.system) / 1000;
 fixed = await (await fetch(`${server.url}${CACHED_SEARCH}`)).text();
-process.stdout.write(`${JSON.stringify({ url: server.url, start_ms: startMs, start_cpu_ms: startCpuMs, rss: process.memoryUsage().rss })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, start_ms: startMs, start_cpu_ms: startCpuMs, rss: process.memoryUsage().rss })}\n`,
+);
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));
 });

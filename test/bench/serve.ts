@@ -54,13 +54,21 @@ function arg(args: string[], name: string, dflt: number): number {
   return v;
 }
 
-async function startChild(dataDir: string, now: Date, heapMb: number | undefined): Promise<{ child: ChildProcess; url: string; startMs: number; startCpuMs: number; wallMs: number; rss: number }> {
+async function startChild(
+  dataDir: string,
+  now: Date,
+  heapMb: number | undefined,
+): Promise<{ child: ChildProcess; url: string; startMs: number; startCpuMs: number; wallMs: number; rss: number }> {
   const t0 = performance.now();
   const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
-  const child = spawn(process.execPath, [...heap, '--import', 'tsx', join(PROJECT_ROOT, 'test', 'bench', 'serve-child.ts'), dataDir, now.toISOString()], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...heap, '--import', 'tsx', join(PROJECT_ROOT, 'test', 'bench', 'serve-child.ts'), dataDir, now.toISOString()],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -118,7 +126,12 @@ export async function run(args: string[]): Promise<void> {
 
     // Warm up JIT and the connection pool on each route briefly.
     await autocannon({ url, connections, duration: 2, requests: [{ method: 'GET', path: '/__bench/fixed' }] });
-    await autocannon({ url, connections, duration: 2, requests: [{ method: 'GET', path: '/api/v1/services?scope=index&sort=name&min_checks=1' }] });
+    await autocannon({
+      url,
+      connections,
+      duration: 2,
+      requests: [{ method: 'GET', path: '/api/v1/services?scope=index&sort=name&min_checks=1' }],
+    });
 
     let counter = 0;
     // A new cache key every request with a similar, non-empty result: min_checks cycles through
@@ -130,16 +143,18 @@ export async function run(args: string[]): Promise<void> {
     const results: Result[] = [];
     results.push(await measure('baseline (fixed string)', { path: '/__bench/fixed' }));
     results.push(await measure('cached search', { path: CACHED_SEARCH }));
-    results.push(
-      await measure('uncached filtered search', { next: () => uncachedPath() }),
-    );
+    results.push(await measure('uncached filtered search', { next: () => uncachedPath() }));
     results.push(await measure('uncached, 1 connection', { next: uncachedPath, connections: 1 }));
     results.push(await measure('single-service read', { next: () => `/api/v1/services/${ids[Math.floor(Math.random() * ids.length)]}` }));
 
     const mem = (await (await fetch(`${url}/__bench/mem`)).json()) as { rss: number; max_rss_kb: number };
     const base = results[0]!.rps;
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-    process.stdout.write(`services: ${n}, connections: ${connections}, duration: ${duration} s per run; ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+    process.stdout.write(
+      `services: ${n}, connections: ${connections}, duration: ${duration} s per run; ${cpus().length} CPUs, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}\n`,
+    );
     process.stdout.write(
       `${'run'.padEnd(26)} ${'req/s'.padStart(9)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'cpu ms/req'.padStart(11)} ${'cpu ratio'.padStart(9)} ${'bytes'.padStart(7)} ${'errors'.padStart(7)}\n`,
     );
@@ -157,7 +172,10 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`RSS after start: ${mb(started.rss)}; at end: ${mb(mem.rss)}; peak: ${mb(mem.max_rss_kb * 1024)}\n`);
     const checks: [string, boolean][] = [
       [`cached search ratio ${(cached.rps / base).toFixed(2)} >= 0.7 (requests/s)`, cached.rps / base >= 0.7],
-      [`cached search ratio ${(results[0]!.cpuMs / cached.cpuMs).toFixed(2)} >= 0.7 (server CPU per request)`, results[0]!.cpuMs / cached.cpuMs >= 0.7],
+      [
+        `cached search ratio ${(results[0]!.cpuMs / cached.cpuMs).toFixed(2)} >= 0.7 (server CPU per request)`,
+        results[0]!.cpuMs / cached.cpuMs >= 0.7,
+      ],
       [`uncached filtered search p99 ${uncached.p99} ms < 50 ms (${connections} connections)`, uncached.p99 < 50],
       [`uncached filtered search p99 ${uncached1.p99} ms < 50 ms (1 connection)`, uncached1.p99 < 50],
       [`start ${(started.startMs / 1000).toFixed(2)} s < 5 s`, started.startMs < 5000],

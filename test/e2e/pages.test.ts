@@ -56,7 +56,11 @@ afterAll(async () => {
 
 describe('the demo world', () => {
   it('tracks every fleet behaviour and stores the verdict the fleet expects for discovered services', async () => {
-    const items: Array<{ tier: string; url: string; evidence: { last_check: { checked_at: string; passed: boolean; reason: string } | null } }> = [];
+    const items: Array<{
+      tier: string;
+      url: string;
+      evidence: { last_check: { checked_at: string; passed: boolean; reason: string } | null };
+    }> = [];
     for (let offset = 0; ; offset += 100) {
       const res = await fetch(`${demo.url}/api/v1/services?scope=index&limit=100&offset=${offset}`);
       const body = (await res.json()) as { total: number; items: typeof items };

@@ -25,12 +25,16 @@ process.on('message', (raw: StartMessage | FleetMessage | { type: 'close' }) => 
         now = new Date(raw.now);
         followSystem = raw.clock === 'system';
         fleet = await startFleet({ ...opts, clock: () => (followSystem ? new Date() : new Date(now.getTime())) });
-        stats = setInterval(() => send({ type: 'stats', requests: fleet?.requestCount() ?? 0, cpu: process.cpuUsage(), rss: process.memoryUsage().rss }), 500);
+        stats = setInterval(
+          () => send({ type: 'stats', requests: fleet?.requestCount() ?? 0, cpu: process.cpuUsage(), rss: process.memoryUsage().rss }),
+          500,
+        );
         stats.unref();
         send({ type: 'ready', port: fleet.port, deadPort: fleet.deadPort });
       } else if (raw.type === 'setNow') {
         now = new Date(raw.at);
-        if (raw.id !== undefined) send({ type: 'ack', id: raw.id, requests: fleet?.requestCount() ?? 0, cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
+        if (raw.id !== undefined)
+          send({ type: 'ack', id: raw.id, requests: fleet?.requestCount() ?? 0, cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
       } else if (raw.type === 'setListed') {
         now = new Date(raw.at); // the parent's clock is authoritative: the change happens at its time
         fleet?.setListed(raw.name, raw.listed);

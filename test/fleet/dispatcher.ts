@@ -8,7 +8,11 @@ import { FLEET_SUFFIX } from './state.ts';
  * For tests of the fleet and quick scripts; Atlas's probe uses its own resolver (config.probe.resolve).
  */
 export function fleetAgent(opts: { connections?: number; maxHeaderSize?: number } = {}): Agent {
-  const lookup = (hostname: string, options: unknown, cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
+  const lookup = (
+    hostname: string,
+    options: unknown,
+    cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     if (hostname.endsWith(FLEET_SUFFIX)) {
       const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
       if (all) cb(null, [{ address: '127.0.0.1', family: 4 }]);

@@ -52,7 +52,9 @@ export function currentDoc(state: FleetState, doc: DocSpec): DocOverride {
 
 /** reviewed/1 verdict of a documentation check (expected status 200). */
 export function docExpected(page: DocOverride): Expected {
-  return page.status === 200 ? { passed: true, reason: 'ok', status: 200 } : { passed: false, reason: 'status_not_expected', status: page.status };
+  return page.status === 200
+    ? { passed: true, reason: 'ok', status: 200 }
+    : { passed: false, reason: 'status_not_expected', status: page.status };
 }
 
 export function respondDoc(state: FleetState, path: string, res: ServerResponse): void {

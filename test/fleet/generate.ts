@@ -93,7 +93,13 @@ export function planFleet(size: number | undefined, seed: number, latency: Laten
       label = host;
       path = `/e${id}`;
     }
-    specs.push(makeSpec(i, `${b.replace(/^(x402|mcp)-/, '$1')}-${id}`, b, label, path, { payers: b.startsWith('mcp-') ? 0 : payers, hangs, latencyMs }));
+    specs.push(
+      makeSpec(i, `${b.replace(/^(x402|mcp)-/, '$1')}-${id}`, b, label, path, {
+        payers: b.startsWith('mcp-') ? 0 : payers,
+        hangs,
+        latencyMs,
+      }),
+    );
   }
   return specs;
 }

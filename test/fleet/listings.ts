@@ -37,7 +37,15 @@ export function fleetListings(fleet: Fleet, opts: { approvedAt?: Date } = {}): A
       tags: ['fleet', x402 ? 'x402' : 'mcp'],
       description: `Simulated ${x402 ? 'x402 endpoint' : 'MCP server'} of the test fleet (${ep.behaviour}).`,
       operations: [
-        { id: 'primary', kind: 'call', primary: true, url: ep.url, method: ep.method, expected_statuses: x402 ? [402] : [400, 405, 406], interval: 'hourly' },
+        {
+          id: 'primary',
+          kind: 'call',
+          primary: true,
+          url: ep.url,
+          method: ep.method,
+          expected_statuses: x402 ? [402] : [400, 405, 406],
+          interval: 'hourly',
+        },
         { id: 'docs', kind: 'documentation', primary: false, url: doc.url, method: 'GET', expected_statuses: [200], interval: 'daily' },
       ],
       documentation_urls: [doc.url],

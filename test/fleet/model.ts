@@ -102,7 +102,6 @@ function indexHosts(specs: EndpointSpec[]): Map<string, HostEntry> {
   return hosts;
 }
 
-
 export function createState(opts: FleetOptions, ports: { port: number; deadPort: number }): FleetState {
   const epoch = opts.epoch ?? opts.clock();
   const specs = planFleet(opts.size, opts.seed ?? 1, opts.latency);

@@ -48,7 +48,10 @@ export function payToFor(network: string, seed: string): string {
     return s;
   }
   let hex = '0x';
-  for (let i = 0; i < 5; i++) hex += Math.floor(rnd() * 0x100000000).toString(16).padStart(8, '0');
+  for (let i = 0; i < 5; i++)
+    hex += Math.floor(rnd() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return hex;
 }
 
@@ -124,7 +127,12 @@ export function bazaarExtension(spec: EndpointSpec): Record<string, unknown> {
       : { type: 'http', method: spec.method, queryParams: { q: 'example' } };
   return {
     info: { input, output: { type: 'json', example: { ok: true } } },
-    schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { input: { type: 'object' } }, required: ['input'] },
+    schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { input: { type: 'object' } },
+      required: ['input'],
+    },
   };
 }
 

@@ -34,7 +34,9 @@ export interface ChildStats {
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 
-export async function startFleetProcess(opts: FleetOptions & { childClock?: 'fixed' | 'system'; startTimeoutMs?: number }): Promise<FleetProcess> {
+export async function startFleetProcess(
+  opts: FleetOptions & { childClock?: 'fixed' | 'system'; startTimeoutMs?: number },
+): Promise<FleetProcess> {
   const { childClock = 'fixed', startTimeoutMs = 30_000, ...fleetOpts } = opts;
   const epoch = fleetOpts.epoch ?? fleetOpts.clock();
   const timeline = defaultTimeline(epoch, fleetOpts.timeline);

@@ -67,7 +67,13 @@ type Row = [EndpointSpec, 'http' | 'mcp'] | 'junk-no-resource' | 'junk-bad-accep
 
 /** Rows a careful ingest skips and counts (quirk `junkRows`). */
 const JUNK_NO_RESOURCE: Record<string, unknown> = { type: 'http', x402Version: 2, accepts: [], description: 'row without a resource' };
-const JUNK_BAD_ACCEPTS: Record<string, unknown> = { resource: 'not a url', type: 'http', x402Version: 2, accepts: null, description: 'row with an invalid resource' };
+const JUNK_BAD_ACCEPTS: Record<string, unknown> = {
+  resource: 'not a url',
+  type: 'http',
+  x402Version: 2,
+  accepts: null,
+  description: 'row with an invalid resource',
+};
 
 const int = (v: string | null, dflt: number): number => {
   const n = v === null ? NaN : Number.parseInt(v, 10);

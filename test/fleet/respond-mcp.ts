@@ -46,7 +46,9 @@ async function recordPlainGet(): Promise<Recorded> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const r = await transport.handleRequest(new Request('http://fleet.invalid/mcp', { method: 'GET', headers: { accept: 'application/json' } }));
+    const r = await transport.handleRequest(
+      new Request('http://fleet.invalid/mcp', { method: 'GET', headers: { accept: 'application/json' } }),
+    );
     const headers: Record<string, string> = {};
     r.headers.forEach((v, k) => (headers[k] = v));
     return { status: r.status, headers, body: await r.text() };
@@ -117,7 +119,13 @@ export async function respondMcp(state: FleetState, spec: EndpointSpec, req: Inc
     case 'mcp-2026':
       // The 2026-07-28 revision drops the GET stream: GET is 405 with Allow: POST; POST speaks MCP.
       if (req.method === 'GET') {
-        return send(res, 405, 'application/json', JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null }), { allow: 'POST' });
+        return send(
+          res,
+          405,
+          'application/json',
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null }),
+          { allow: 'POST' },
+        );
       }
       return streamable(spec, req, res);
     case 'mcp-legacy-sse':

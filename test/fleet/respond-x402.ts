@@ -83,7 +83,8 @@ export function respondX402(state: FleetState, spec: EndpointSpec, req: Incoming
       }
       return sendV2(state, spec, res, url, now);
     case 'x402-outage':
-      if (inOutage(state.timeline, now)) return send(res, 503, { 'content-type': 'text/plain', 'retry-after': '3600' }, 'Service Unavailable');
+      if (inOutage(state.timeline, now))
+        return send(res, 503, { 'content-type': 'text/plain', 'retry-after': '3600' }, 'Service Unavailable');
       return sendV2(state, spec, res, url, now);
     case 'x402-server-error':
       return send(res, 500, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'internal_error', message: 'upstream exploded' }));
@@ -101,7 +102,12 @@ export function respondX402(state: FleetState, spec: EndpointSpec, req: Incoming
       req.socket.resetAndDestroy();
       return;
     case 'x402-templated':
-      return send(res, 400, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'invalid_id', message: `no item ${JSON.stringify(req.url)}` }));
+      return send(
+        res,
+        400,
+        { 'content-type': JSON_TYPE },
+        JSON.stringify({ error: 'invalid_id', message: `no item ${JSON.stringify(req.url)}` }),
+      );
     case 'x402-dead':
       // Never reached through the listed URL (it points at the refusing port).
       return send(res, 421, { 'content-type': 'text/plain' }, 'Misdirected Request');

@@ -21,7 +21,6 @@ import { FLEET_SUFFIX, type FleetState } from './state.ts';
  * timeouts that would cut a deliberately hanging endpoint short of the client's own timeout.
  */
 
-
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });

@@ -10,7 +10,13 @@ export interface WireOptions {
   seed?: number;
   latency?: FleetOptions['latency'];
   epoch: string;
-  timeline: { priceChangeAt: string; payToChangeAt: string; networkAddedAt: string; docsChangeAt: string; outages: Array<{ start: string; end: string }> };
+  timeline: {
+    priceChangeAt: string;
+    payToChangeAt: string;
+    networkAddedAt: string;
+    docsChangeAt: string;
+    outages: Array<{ start: string; end: string }>;
+  };
   slowMs?: number;
   sseIntervalMs?: number;
   registryQuirks?: FleetOptions['registryQuirks'];

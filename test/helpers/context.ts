@@ -32,7 +32,10 @@ export function testClock(start: string | Date): TestClock {
   return c;
 }
 
-export function makeContext(dataDir: string, overrides: { clock?: Clock; now?: string; config?: Partial<Config>; log?: Logger } = {}): Context {
+export function makeContext(
+  dataDir: string,
+  overrides: { clock?: Clock; now?: string; config?: Partial<Config>; log?: Logger } = {},
+): Context {
   const base = defaultConfig();
   const config: Config = { ...base, ...overrides.config } as Config;
   return {

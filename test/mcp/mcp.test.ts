@@ -32,7 +32,16 @@ async function buildTree(dir: string): Promise<void> {
     );
     await freezeDueReports(makeContext(dir, { clock }), store);
     const page = (p: string) => Buffer.from(`<html><body><p>Each call costs ${p} in USDC on Base.</p></body></html>`);
-    const doc = (day: number, body: Buffer) => ({ serviceId: 'svc_weather', operation: 'docs', url: 'https://docs.w.example/', checkedAt: new Date(Date.UTC(2026, 10, day, 1)), status: 200, passed: true, body, contentType: 'text/html' });
+    const doc = (day: number, body: Buffer) => ({
+      serviceId: 'svc_weather',
+      operation: 'docs',
+      url: 'https://docs.w.example/',
+      checkedAt: new Date(Date.UTC(2026, 10, day, 1)),
+      status: 200,
+      passed: true,
+      body,
+      contentType: 'text/html',
+    });
     await recordDocumentation(store, doc(20, page('$0.01')));
     await recordDocumentation(store, doc(24, page('$0.02')));
     const now = new Date(NOW);
@@ -83,7 +92,8 @@ async function withClient<T>(fn: (c: Client) => Promise<T>, headers: Record<stri
   }
 }
 
-const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  c.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 /** The tool's structured result without the untrusted-text marking (which the HTTP body does not carry). */
 function plain(r: CallToolResult): Record<string, unknown> {
@@ -102,12 +112,48 @@ describe('MCP endpoint /mcp', () => {
     await withClient(async (c) => {
       const { tools } = await c.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
-        ['create_key', 'get_fields', 'get_report', 'get_roadmap', 'get_service', 'get_stats', 'get_status', 'list_changes', 'list_reports', 'report_outcome', 'search_services', 'send_feedback'].sort(),
+        [
+          'create_key',
+          'get_fields',
+          'get_report',
+          'get_roadmap',
+          'get_service',
+          'get_stats',
+          'get_status',
+          'list_changes',
+          'list_reports',
+          'report_outcome',
+          'search_services',
+          'send_feedback',
+        ].sort(),
       );
       expect(TOOLS).toHaveLength(12);
       const search = tools.find((t) => t.name === 'search_services')!;
       const props = Object.keys(search.inputSchema.properties ?? {});
-      for (const p of ['q', 'tier', 'type', 'host', 'network', 'mainnet', 'passing', 'templated', 'min_pass_rate', 'min_checks', 'min_days', 'min_payers', 'tag', 'max_price_usd', 'max_terms_changes_90d', 'listed', 'group', 'sort', 'limit', 'offset', 'scope', 'provider']) {
+      for (const p of [
+        'q',
+        'tier',
+        'type',
+        'host',
+        'network',
+        'mainnet',
+        'passing',
+        'templated',
+        'min_pass_rate',
+        'min_checks',
+        'min_days',
+        'min_payers',
+        'tag',
+        'max_price_usd',
+        'max_terms_changes_90d',
+        'listed',
+        'group',
+        'sort',
+        'limit',
+        'offset',
+        'scope',
+        'provider',
+      ]) {
         expect(props, p).toContain(p);
       }
       expect((search.inputSchema.properties as Record<string, { maximum?: number }>).limit!.maximum).toBe(100);
@@ -118,8 +164,16 @@ describe('MCP endpoint /mcp', () => {
     await withClient(async (c) => {
       const pairs: Array<[string, Record<string, unknown>, string]> = [
         ['search_services', {}, '/api/v1/services'],
-        ['search_services', { scope: 'index', tier: 'discovered', limit: 5, sort: 'name' }, '/api/v1/services?scope=index&tier=discovered&limit=5&sort=name'],
-        ['search_services', { q: 'weather', mainnet: true, min_pass_rate: 0.5 }, '/api/v1/services?q=weather&mainnet=true&min_pass_rate=0.5'],
+        [
+          'search_services',
+          { scope: 'index', tier: 'discovered', limit: 5, sort: 'name' },
+          '/api/v1/services?scope=index&tier=discovered&limit=5&sort=name',
+        ],
+        [
+          'search_services',
+          { q: 'weather', mainnet: true, min_pass_rate: 0.5 },
+          '/api/v1/services?q=weather&mainnet=true&min_pass_rate=0.5',
+        ],
         ['search_services', { q: 'nothing-matches-this' }, '/api/v1/services?q=nothing-matches-this'],
         ['get_service', { id: 'svc_weather' }, '/api/v1/services/svc_weather'],
         ['get_stats', {}, '/api/v1/stats'],
@@ -130,7 +184,11 @@ describe('MCP endpoint /mcp', () => {
         ['get_report', { id: WEEK }, `/api/v1/reports/${WEEK}`],
         ['get_report', { id: 'current' }, '/api/v1/reports/current'],
         ['list_changes', {}, '/api/v1/changes'],
-        ['list_changes', { days: 90, needs_review: true, service_id: 'svc_weather' }, '/api/v1/changes?days=90&needs_review=true&service_id=svc_weather'],
+        [
+          'list_changes',
+          { days: 90, needs_review: true, service_id: 'svc_weather' },
+          '/api/v1/changes?days=90&needs_review=true&service_id=svc_weather',
+        ],
       ];
       for (const [tool, args, path] of pairs) {
         const r = await call(c, tool, args);
@@ -196,7 +254,10 @@ describe('MCP endpoint /mcp', () => {
     const key = await withClient(async (c) => {
       const created = plain(await call(c, 'create_key', { label: 'mcp test' })) as { key: string; key_id: string };
       expect(created.key).toMatch(/^atlas_/);
-      const fb = plain(await call(c, 'send_feedback', { kind: 'missing_service', note: 'please add X', about: 'x.example' })) as { kind: string; id: string };
+      const fb = plain(await call(c, 'send_feedback', { kind: 'missing_service', note: 'please add X', about: 'x.example' })) as {
+        kind: string;
+        id: string;
+      };
       expect(fb.kind).toBe('missing_service');
       const noKey = await call(c, 'report_outcome', { outcome: 'success', idempotency_key: 'k1', service_id: 'svc_weather' });
       expect(noKey.isError).toBe(true);
@@ -208,12 +269,27 @@ describe('MCP endpoint /mcp', () => {
       await withClient(async (c) => {
         const detail = plain(await call(c, 'get_service', { id: 'svc_weather' })) as { referral_id?: string };
         expect(typeof detail.referral_id).toBe('string');
-        const first = await call(c, 'report_outcome', { outcome: 'failure', failure_kind: 'no_response', idempotency_key: `k-${Object.keys(headers)[0]}`, referral_id: detail.referral_id });
+        const first = await call(c, 'report_outcome', {
+          outcome: 'failure',
+          failure_kind: 'no_response',
+          idempotency_key: `k-${Object.keys(headers)[0]}`,
+          referral_id: detail.referral_id,
+        });
         expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
         expect(first._meta?.['atlas/http_status']).toBe(201);
-        const again = await call(c, 'report_outcome', { outcome: 'failure', failure_kind: 'no_response', idempotency_key: `k-${Object.keys(headers)[0]}`, referral_id: detail.referral_id });
+        const again = await call(c, 'report_outcome', {
+          outcome: 'failure',
+          failure_kind: 'no_response',
+          idempotency_key: `k-${Object.keys(headers)[0]}`,
+          referral_id: detail.referral_id,
+        });
         expect(again._meta?.['atlas/http_status']).toBe(200);
-        const invalid = await call(c, 'report_outcome', { outcome: 'success', failure_kind: 'other', idempotency_key: 'k9', service_id: 'svc_weather' });
+        const invalid = await call(c, 'report_outcome', {
+          outcome: 'success',
+          failure_kind: 'other',
+          idempotency_key: 'k9',
+          service_id: 'svc_weather',
+        });
         expect(invalid.isError).toBe(true);
         expect((invalid.structuredContent as { error: string }).error).toBe('invalid_input');
       }, headers);

@@ -25,7 +25,9 @@ const VIOLATIONS = Symbol.for('atlas.noEgress.violations');
 
 /** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback. Anything else (names included) is false. */
 export function isLoopbackAddress(address) {
-  const bare = String(address).replace(/^\[|\]$/g, '').split('%')[0];
+  const bare = String(address)
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0];
   const kind = net.isIP(bare);
   if (kind === 4) return bare.split('.')[0] === '127';
   if (kind !== 6) return false;
@@ -71,7 +73,9 @@ function install() {
   dns.lookup = lookup;
   const originalPromiseLookup = dns.promises.lookup;
   dns.promises.lookup = (hostname, options) =>
-    net.isIP(hostname) || isLocalName(hostname) ? originalPromiseLookup.call(dns.promises, hostname, options) : Promise.reject(notFound(hostname));
+    net.isIP(hostname) || isLocalName(hostname)
+      ? originalPromiseLookup.call(dns.promises, hostname, options)
+      : Promise.reject(notFound(hostname));
 
   // c-ares resolvers (dns.resolve*, new Resolver()): their servers are loopback and stay loopback.
   const quiet = ['127.0.0.1:9'];
@@ -79,7 +83,14 @@ function install() {
     const Base = api.Resolver;
     const baseSetServers = Base.prototype.setServers;
     Base.prototype.setServers = function setServers(servers) {
-      const off = servers.find((s) => !isLoopbackAddress(String(s).replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1')));
+      const off = servers.find(
+        (s) =>
+          !isLoopbackAddress(
+            String(s)
+              .replace(/:\d+$/, '')
+              .replace(/^\[(.*)\]$/, '$1'),
+          ),
+      );
       if (off !== undefined) throw refuse('DNS server', off);
       return baseSetServers.call(this, servers);
     };
@@ -113,7 +124,8 @@ function install() {
         if (err) return done(err, address, family);
         const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
         const off = list.find((a) => !isLoopbackAddress(a));
-        if (off !== undefined) return done(refuse('TCP connect', `${hostname} → ${off}:${options.port}`), Array.isArray(address) ? [] : undefined, family);
+        if (off !== undefined)
+          return done(refuse('TCP connect', `${hostname} → ${off}:${options.port}`), Array.isArray(address) ? [] : undefined, family);
         return done(null, address, family);
       });
     guarded[WRAPPED] = true;

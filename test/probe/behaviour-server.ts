@@ -16,14 +16,26 @@ export const PAY_TO = '0x1111111111111111111111111111111111111111';
 export const v2Request = (over: Record<string, unknown> = {}, accept: Record<string, unknown> = {}) => ({
   x402Version: 2,
   resource: { url: 'https://api.example/x', description: 'demo' },
-  accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: BASE_USDC, payTo: PAY_TO, maxTimeoutSeconds: 60, ...accept }],
+  accepts: [
+    { scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: BASE_USDC, payTo: PAY_TO, maxTimeoutSeconds: 60, ...accept },
+  ],
   ...over,
 });
 
 export const v1Request = (accept: Record<string, unknown> = {}) => ({
   x402Version: 1,
   accepts: [
-    { scheme: 'exact', network: 'base', maxAmountRequired: '10000', resource: 'https://api.example/x', description: 'demo', payTo: PAY_TO, maxTimeoutSeconds: 60, asset: BASE_USDC, ...accept },
+    {
+      scheme: 'exact',
+      network: 'base',
+      maxAmountRequired: '10000',
+      resource: 'https://api.example/x',
+      description: 'demo',
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 60,
+      asset: BASE_USDC,
+      ...accept,
+    },
   ],
 });
 
@@ -34,18 +46,46 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export const BEHAVIOURS: Record<string, Handler> = {
   'x402-v2': (_q, r) => r.writeHead(402, { 'payment-required': header(v2Request()), 'content-type': 'application/json' }).end('{}'),
   'x402-v1': (_q, r) => r.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify(v1Request())),
-  testnet: (_q, r) => r.writeHead(402, { 'payment-required': header(v2Request({}, { network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' })) }).end('{}'),
+  testnet: (_q, r) =>
+    r
+      .writeHead(402, {
+        'payment-required': header(v2Request({}, { network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' })),
+      })
+      .end('{}'),
   'html-paywall': (_q, r) => r.writeHead(402, { 'content-type': 'text/html' }).end('<html><body>Pay with your wallet</body></html>'),
   'bad-base64': (_q, r) => r.writeHead(402, { 'payment-required': 'not*base64!!' }).end('{}'),
-  'url-safe': (_q, r) => r.writeHead(402, { 'payment-required': Buffer.from(JSON.stringify(v2Request({ resource: { url: 'https://a.example/??>>' } }))).toString('base64url') }).end('{}'),
+  'url-safe': (_q, r) =>
+    r
+      .writeHead(402, {
+        'payment-required': Buffer.from(JSON.stringify(v2Request({ resource: { url: 'https://a.example/??>>' } }))).toString('base64url'),
+      })
+      .end('{}'),
   cosmetic: (_q, r) =>
-    r.writeHead(402, { 'payment-required': header(v2Request({ resource: { url: 'https://a.example/x', serviceName: 'A service name much longer than thirty-two characters', tags: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] } })) }).end('{}'),
+    r
+      .writeHead(402, {
+        'payment-required': header(
+          v2Request({
+            resource: {
+              url: 'https://a.example/x',
+              serviceName: 'A service name much longer than thirty-two characters',
+              tags: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+            },
+          }),
+        ),
+      })
+      .end('{}'),
   mislabelled: (_q, r) => r.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify({ ...v1Request(), x402Version: 2 })),
-  'dollar-amount': (_q, r) => r.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify(v1Request({ maxAmountRequired: '$0.01' }))),
+  'dollar-amount': (_q, r) =>
+    r.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify(v1Request({ maxAmountRequired: '$0.01' }))),
   'unknown-network': (_q, r) => r.writeHead(402, { 'payment-required': header(v2Request({}, { network: 'eip155:999999' })) }).end('{}'),
   'big-header': (_q, r) =>
-    r.writeHead(402, { 'payment-required': header(v2Request({ resource: { url: 'https://a.example/x', description: 'x'.repeat(21_000) } })) }).end('{}'),
-  'get-200-post-402': (q, r) => (q.method === 'POST' ? BEHAVIOURS['x402-v2']!(q, r) : r.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')),
+    r
+      .writeHead(402, {
+        'payment-required': header(v2Request({ resource: { url: 'https://a.example/x', description: 'x'.repeat(21_000) } })),
+      })
+      .end('{}'),
+  'get-200-post-402': (q, r) =>
+    q.method === 'POST' ? BEHAVIOURS['x402-v2']!(q, r) : r.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
   'wildcard-402': (q, r) => BEHAVIOURS['x402-v2']!(q, r),
   'status-500': (_q, r) => r.writeHead(500).end('oops'),
   'rate-limited': (_q, r) => r.writeHead(429, { 'retry-after': '60' }).end(),
@@ -62,7 +102,8 @@ export const BEHAVIOURS: Record<string, Handler> = {
     r.on('close', () => clearInterval(t));
   },
   'redirect-private': (_q, r) => r.writeHead(302, { location: 'http://10.0.0.1/admin' }).end(),
-  'mcp-406': (_q, r) => r.writeHead(406, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"}}'),
+  'mcp-406': (_q, r) =>
+    r.writeHead(406, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"}}'),
   'mcp-405': (_q, r) => r.writeHead(405, { allow: 'POST' }).end(),
   'mcp-401': (_q, r) => r.writeHead(401, { 'www-authenticate': 'Bearer' }).end(),
   'mcp-404': (_q, r) => r.writeHead(404).end(),

@@ -55,10 +55,19 @@ describe('probe against every behaviour', () => {
     const store = await openTestStore(t.dir);
     try {
       const services: SeedService[] = [
-        ...X402.map(([b, , , , m], i) => ({ id: `cand_x${i}`, ops: [{ url: srv.url(b), method: m ?? 'GET', rule: 'x402-mainnet/1' as const }] })),
+        ...X402.map(([b, , , , m], i) => ({
+          id: `cand_x${i}`,
+          ops: [{ url: srv.url(b), method: m ?? 'GET', rule: 'x402-mainnet/1' as const }],
+        })),
         ...MCP.map(([b], i) => ({ id: `cand_m${i}`, ops: [{ url: srv.url(b, '/mcp'), rule: 'mcp-reach/3' as const }] })),
         { id: 'cand_dead', ops: [{ url: `http://dead.t.test:${dead}/`, rule: 'x402-mainnet/1' }] },
-        { id: 'svc_reviewed', ops: [{ url: srv.url('x402-v2'), rule: 'reviewed/1', expected: [402] }, { kind: 'documentation', url: srv.url('docs', '/docs'), rule: 'reviewed/1', expected: [200], intervalHours: 24 }] },
+        {
+          id: 'svc_reviewed',
+          ops: [
+            { url: srv.url('x402-v2'), rule: 'reviewed/1', expected: [402] },
+            { kind: 'documentation', url: srv.url('docs', '/docs'), rule: 'reviewed/1', expected: [200], intervalHours: 24 },
+          ],
+        },
         { id: 'svc_reviewed_bad', ops: [{ url: srv.url('status-500'), rule: 'reviewed/1', expected: [402] }] },
       ];
       await seedServices(store, services);
@@ -69,23 +78,49 @@ describe('probe against every behaviour', () => {
       const ctx = makeContext(t.dir, { now, config: cfg });
       const summary = await runProbe(ctx, store, { timeoutMs: 3000, onDocumentation: async (d) => void docs.push(d) });
       expect(summary.status).toBe('ok');
-      const rows = await store.all<{ service_id: string; operation: string; passed: boolean; reason: string; status: number | null; rule: string; slot: string }>(
-        'SELECT service_id, operation, passed, reason, status, rule, slot::VARCHAR AS slot FROM checks ORDER BY service_id, operation',
-      );
+      const rows = await store.all<{
+        service_id: string;
+        operation: string;
+        passed: boolean;
+        reason: string;
+        status: number | null;
+        rule: string;
+        slot: string;
+      }>('SELECT service_id, operation, passed, reason, status, rule, slot::VARCHAR AS slot FROM checks ORDER BY service_id, operation');
       const by = new Map(rows.filter((r) => r.operation === 'primary').map((r) => [r.service_id, r]));
       X402.forEach(([b, passed, reason, status], i) => {
-        expect({ b, ...by.get(`cand_x${i}`) }).toMatchObject({ b, passed, reason, status, rule: 'x402-mainnet/1', slot: '2026-11-25 00:00:00' });
+        expect({ b, ...by.get(`cand_x${i}`) }).toMatchObject({
+          b,
+          passed,
+          reason,
+          status,
+          rule: 'x402-mainnet/1',
+          slot: '2026-11-25 00:00:00',
+        });
       });
       MCP.forEach(([b, passed, reason, status], i) => {
         expect({ b, ...by.get(`cand_m${i}`) }).toMatchObject({ b, passed, reason, status, rule: 'mcp-reach/3' });
       });
       expect(by.get('cand_dead')).toMatchObject({ passed: false, reason: 'refused', status: null });
-      expect(by.get('svc_reviewed')).toMatchObject({ passed: true, reason: 'ok', status: 402, rule: 'reviewed/1', slot: '2026-11-25 12:00:00' });
-      expect(rows.find((r) => r.service_id === 'svc_reviewed' && r.operation === 'op1')).toMatchObject({ passed: true, reason: 'ok', status: 200, slot: '2026-11-25 00:00:00' });
+      expect(by.get('svc_reviewed')).toMatchObject({
+        passed: true,
+        reason: 'ok',
+        status: 402,
+        rule: 'reviewed/1',
+        slot: '2026-11-25 12:00:00',
+      });
+      expect(rows.find((r) => r.service_id === 'svc_reviewed' && r.operation === 'op1')).toMatchObject({
+        passed: true,
+        reason: 'ok',
+        status: 200,
+        slot: '2026-11-25 00:00:00',
+      });
       expect(by.get('svc_reviewed_bad')).toMatchObject({ passed: false, reason: 'status_not_expected', status: 500 });
       expect(rows.length).toBe(X402.length + MCP.length + 1 + 3);
       // Payment terms: every valid request, reviewed or discovered, whatever the verdict.
-      const terms = await store.all<{ service_id: string; networks: string[] }>('SELECT service_id, networks FROM payment_terms ORDER BY service_id');
+      const terms = await store.all<{ service_id: string; networks: string[] }>(
+        'SELECT service_id, networks FROM payment_terms ORDER BY service_id',
+      );
       const termIds = terms.map((r) => r.service_id);
       expect(termIds).toContain('svc_reviewed');
       X402.forEach(([b, passed, reason], i) => {

@@ -46,7 +46,11 @@ describe('atlas probe (CLI)', () => {
     const { t, base } = await setup([]);
     try {
       // Each value check is unit-tested in-process; here the process contract (exit 2, one line).
-      for (const bad of [['--concurrency', '0'], ['--shard', '3/3'], ['--only', 'docs']]) {
+      for (const bad of [
+        ['--concurrency', '0'],
+        ['--shard', '3/3'],
+        ['--only', 'docs'],
+      ]) {
         const r = await runCli([...base, 'probe', ...bad]);
         expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -75,7 +79,7 @@ describe('atlas probe (CLI)', () => {
       expect(all.stderr).toMatch(/3\/3 due checked, 0 stored/);
       const n = await rows(t.dir, 'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM checks');
       expect(n[0]).toEqual({ n: 3, k: 3 });
-      const runs = await rows(t.dir, "SELECT status, kind FROM runs ORDER BY started_at");
+      const runs = await rows(t.dir, 'SELECT status, kind FROM runs ORDER BY started_at');
       expect(runs).toEqual([
         { status: 'ok', kind: 'probe' },
         { status: 'ok', kind: 'probe' },
@@ -104,16 +108,23 @@ describe('atlas probe (CLI)', () => {
   });
 
   it('SIGKILL mid-run: committed checks survive, the rerun fills the gap with no duplicate and no lost slot', async () => {
-    const services: SeedService[] = Array.from({ length: 400 }, (_, i) => ({ id: `cand_k${i}`, ops: [{ url: srv.url('delay-40', `/k${i}`), rule: 'x402-mainnet/1' as const }] }));
+    const services: SeedService[] = Array.from({ length: 400 }, (_, i) => ({
+      id: `cand_k${i}`,
+      ops: [{ url: srv.url('delay-40', `/k${i}`), rule: 'x402-mainnet/1' as const }],
+    }));
     const { t, base } = await setup(services);
     try {
       const key = 'delay-40';
       const start = srv.requests.get(key) ?? 0;
       // The real CLI, spawned as cron would (test/helpers/cli.ts style), killed with SIGKILL mid-run.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), ...base, 'probe', '--allow-private', '--concurrency', '4'], {
-        cwd: PROJECT_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), ...base, 'probe', '--allow-private', '--concurrency', '4'],
+        {
+          cwd: PROJECT_ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal ? -1 : code)));
       // Wait until a good share of requests was served (so several batches were flushed), then kill -9.
       await new Promise<void>((resolve, reject) => {
@@ -137,9 +148,15 @@ describe('atlas probe (CLI)', () => {
       expect(killedRun).toEqual([{ status: 'running', finished_at: null }]);
       const rerun = await runCli([...base, 'probe', '--allow-private', '--concurrency', '32']);
       expect(rerun.code, rerun.stderr).toBe(0);
-      const after = await rows(t.dir, 'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k, count(DISTINCT run_id)::INT AS runs FROM checks');
+      const after = await rows(
+        t.dir,
+        'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k, count(DISTINCT run_id)::INT AS runs FROM checks',
+      );
       expect(after[0]).toEqual({ n: 400, k: 400, runs: 2 });
-      const terms = await rows(t.dir, 'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM payment_terms');
+      const terms = await rows(
+        t.dir,
+        'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM payment_terms',
+      );
       expect(terms[0]).toEqual({ n: 400, k: 400 });
     } finally {
       t.cleanup();

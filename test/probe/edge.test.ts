@@ -5,8 +5,19 @@ import { safeFetch, type EdgeOptions, type EdgeRequest } from '../../pipeline/pr
 import { deadPort, startBehaviourServer, type BehaviourServer } from './behaviour-server.ts';
 
 /** The HTTP edge against real sockets on 127.0.0.1 (short real timeouts are unavoidable here). */
-const base: EdgeOptions = { timeoutMs: 800, maxBodyBytes: 64 * 1024, maxHeaderBytes: 128 * 1024, allowPrivate: true, resolveMap: { '*.t.test': '127.0.0.1' } };
-const get = (url: string, over: Partial<EdgeRequest> = {}): EdgeRequest => ({ url, method: 'GET', headers: { accept: 'application/json' }, ...over });
+const base: EdgeOptions = {
+  timeoutMs: 800,
+  maxBodyBytes: 64 * 1024,
+  maxHeaderBytes: 128 * 1024,
+  allowPrivate: true,
+  resolveMap: { '*.t.test': '127.0.0.1' },
+};
+const get = (url: string, over: Partial<EdgeRequest> = {}): EdgeRequest => ({
+  url,
+  method: 'GET',
+  headers: { accept: 'application/json' },
+  ...over,
+});
 
 describe('safeFetch: the HTTP edge', () => {
   let srv: BehaviourServer;
@@ -63,7 +74,10 @@ describe('safeFetch: the HTTP edge', () => {
     const port = await deadPort();
     expect(await safeFetch(get(`http://dead.t.test:${port}/`), base)).toMatchObject({ ok: false, reason: 'refused' });
     const nx = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
-    expect(await safeFetch(get('http://nowhere.example/'), { ...base, resolver: async () => Promise.reject(nx) })).toMatchObject({ ok: false, reason: 'dns' });
+    expect(await safeFetch(get('http://nowhere.example/'), { ...base, resolver: async () => Promise.reject(nx) })).toMatchObject({
+      ok: false,
+      reason: 'dns',
+    });
   });
 
   it('a connection reset mid-response is reset', async () => {
@@ -130,7 +144,10 @@ describe('safeFetch: the SSRF guard sends nothing to refused addresses', () => {
   it('a name resolving to a private address (static map or DNS) is refused at connect time', async () => {
     const viaMap = await safeFetch(get(`http://evil.example:${port}/`), { ...guarded, resolveMap: { 'evil.example': '127.0.0.1' } });
     expect(viaMap).toMatchObject({ ok: false, reason: 'blocked_address' });
-    const viaDns = await safeFetch(get(`http://rebind.example:${port}/`), { ...guarded, resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const viaDns = await safeFetch(get(`http://rebind.example:${port}/`), {
+      ...guarded,
+      resolver: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
     expect(viaDns).toMatchObject({ ok: false, reason: 'blocked_address' });
     const mixed = await safeFetch(get(`http://mixed.example:${port}/`), {
       ...guarded,

@@ -42,7 +42,9 @@ describe('probe against the fleet', () => {
       const ctx = makeContext(t.dir, { clock, config });
       const summary = await runProbe(ctx, store, { timeoutMs: 3000 });
       expect(summary.counts.probed).toBe(services.length + docs.length);
-      const rows = await store.all<{ service_id: string; passed: boolean; reason: string; status: number | null }>('SELECT service_id, passed, reason, status FROM checks');
+      const rows = await store.all<{ service_id: string; passed: boolean; reason: string; status: number | null }>(
+        'SELECT service_id, passed, reason, status FROM checks',
+      );
       const by = new Map(rows.map((r) => [r.service_id, r]));
       const mismatches: unknown[] = [];
       fleet.endpoints
@@ -50,12 +52,14 @@ describe('probe against the fleet', () => {
         .forEach((e, i) => {
           const got = by.get(`cand_f${i}`);
           const want = e.expectedAt(clock());
-          if (!got || got.passed !== want.passed || got.reason !== want.reason || got.status !== want.status) mismatches.push({ name: e.name, behaviour: e.behaviour, want, got });
+          if (!got || got.passed !== want.passed || got.reason !== want.reason || got.status !== want.status)
+            mismatches.push({ name: e.name, behaviour: e.behaviour, want, got });
         });
       fleet.docs.forEach((d, i) => {
         const got = by.get(`svc_d${i}`);
         const want = d.expected;
-        if (!got || got.passed !== want.passed || got.reason !== want.reason || got.status !== want.status) mismatches.push({ name: d.name, behaviour: d.behaviour, want, got });
+        if (!got || got.passed !== want.passed || got.reason !== want.reason || got.status !== want.status)
+          mismatches.push({ name: d.name, behaviour: d.behaviour, want, got });
       });
       expect(mismatches).toEqual([]);
       // Every behaviour of the catalogue was covered.

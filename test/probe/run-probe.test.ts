@@ -20,7 +20,16 @@ const ok402: EdgeResult = {
   ttfbMs: 3,
   totalMs: 4,
 };
-const page = (html: string): EdgeResult => ({ ok: true, status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html), bytes: html.length, truncated: false, ttfbMs: 1, totalMs: 2 });
+const page = (html: string): EdgeResult => ({
+  ok: true,
+  status: 200,
+  headers: { 'content-type': 'text/html' },
+  body: Buffer.from(html),
+  bytes: html.length,
+  truncated: false,
+  ttfbMs: 1,
+  totalMs: 2,
+});
 
 async function withDb(fn: (store: Store, dir: string) => Promise<void>) {
   const t = tempDir();
@@ -35,7 +44,13 @@ async function withDb(fn: (store: Store, dir: string) => Promise<void>) {
 
 const seedMix = (store: Store) =>
   seedServices(store, [
-    { id: 'svc_active', ops: [{ url: 'https://a.example/x', rule: 'reviewed/1' }, { kind: 'documentation', id: 'docs', url: 'https://a.example/docs', rule: 'reviewed/1', expected: [200], intervalHours: 24 }] },
+    {
+      id: 'svc_active',
+      ops: [
+        { url: 'https://a.example/x', rule: 'reviewed/1' },
+        { kind: 'documentation', id: 'docs', url: 'https://a.example/docs', rule: 'reviewed/1', expected: [200], intervalHours: 24 },
+      ],
+    },
     { id: 'svc_inactive', active: false, ops: [{ url: 'https://b.example/x', rule: 'reviewed/1' }] },
     { id: 'cand_unlisted', listed: false, ops: [{ url: 'https://c.example/x', rule: 'x402-mainnet/1', intervalHours: 720 }] },
     { id: 'cand_weekly', ops: [{ url: 'https://d.example/x', rule: 'x402-mainnet/1', intervalHours: 168 }] },
@@ -49,7 +64,13 @@ describe('what is due', () => {
       await seedMix(store);
       const now = new Date('2026-11-25T12:34:56Z');
       const due = await selectDue(store, now);
-      expect(due.map((d) => `${d.serviceId}/${d.operation}`)).toEqual(['cand_mcp/primary', 'cand_unlisted/primary', 'cand_weekly/primary', 'svc_active/docs', 'svc_active/primary']);
+      expect(due.map((d) => `${d.serviceId}/${d.operation}`)).toEqual([
+        'cand_mcp/primary',
+        'cand_unlisted/primary',
+        'cand_weekly/primary',
+        'svc_active/docs',
+        'svc_active/primary',
+      ]);
       for (const d of due) expect(d.slot).toEqual(slotStart(now, d.intervalHours));
       expect((await selectDue(store, now, { only: 'documentation' })).map((d) => d.operation)).toEqual(['docs']);
       expect(await selectDue(store, now, { only: 'calls' })).toHaveLength(4);
@@ -76,7 +97,9 @@ describe('runProbe', () => {
       clock.set('2026-11-25T13:00:00Z');
       const next = await runProbe(ctx, store, { fetcher });
       expect(next.counts).toMatchObject({ due: 1, stored: 1 });
-      const dup = await store.all<{ n: number }>('SELECT count(*)::INT AS n FROM (SELECT service_id, operation, slot FROM checks GROUP BY ALL HAVING count(*) > 1)');
+      const dup = await store.all<{ n: number }>(
+        'SELECT count(*)::INT AS n FROM (SELECT service_id, operation, slot FROM checks GROUP BY ALL HAVING count(*) > 1)',
+      );
       expect(dup[0]!.n).toBe(0);
       const terms = await store.all<{ n: number }>('SELECT count(*)::INT AS n FROM payment_terms');
       expect(terms[0]!.n).toBe(4);
@@ -108,8 +131,12 @@ describe('runProbe', () => {
         },
       ]);
       expect(String(rows[0]!.offers)).not.toContain(PAY_TO);
-      const check = await store.all<Record<string, unknown>>('SELECT status, passed, reason, rule, latency_ms, ttfb_ms, method, bytes FROM checks');
-      expect(check).toEqual([{ status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/1', latency_ms: 4, ttfb_ms: 3, method: 'GET', bytes: 2 }]);
+      const check = await store.all<Record<string, unknown>>(
+        'SELECT status, passed, reason, rule, latency_ms, ttfb_ms, method, bytes FROM checks',
+      );
+      expect(check).toEqual([
+        { status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/1', latency_ms: 4, ttfb_ms: 3, method: 'GET', bytes: 2 },
+      ]);
     });
   });
 
@@ -117,7 +144,10 @@ describe('runProbe', () => {
     await withDb(async (store, dir) => {
       await seedServices(
         store,
-        Array.from({ length: 40 }, (_, i) => ({ id: `cand_${i}`, ops: [{ url: `https://h${i}.example/x`, rule: 'x402-mainnet/1' as const }] })),
+        Array.from({ length: 40 }, (_, i) => ({
+          id: `cand_${i}`,
+          ops: [{ url: `https://h${i}.example/x`, rule: 'x402-mainnet/1' as const }],
+        })),
       );
       await seedMix(store);
       const ctx = makeContext(dir, { now: '2026-11-25T12:10:00Z' });
@@ -134,7 +164,8 @@ describe('runProbe', () => {
       expect(docs.kind).toBe('docs');
       expect(seen).toEqual([{ durable: 1, body: '<h1>docs</h1>' }]);
       let total = 0;
-      for (let i = 0; i < 3; i++) total += (await runProbe(ctx, store, { fetcher, shard: { index: i, count: 3 }, only: 'calls' })).counts.stored;
+      for (let i = 0; i < 3; i++)
+        total += (await runProbe(ctx, store, { fetcher, shard: { index: i, count: 3 }, only: 'calls' })).counts.stored;
       expect(total).toBe(44);
       const kinds = await store.all<{ kind: string; n: number }>('SELECT kind, count(*)::INT AS n FROM runs GROUP BY kind ORDER BY kind');
       expect(kinds).toEqual([
@@ -156,7 +187,13 @@ describe('runProbe', () => {
 
   it('respects the per-host limit', async () => {
     await withDb(async (store, dir) => {
-      await seedServices(store, Array.from({ length: 12 }, (_, i) => ({ id: `cand_p${i}`, ops: [{ url: `https://same.example/p${i}`, rule: 'x402-mainnet/1' as const }] })));
+      await seedServices(
+        store,
+        Array.from({ length: 12 }, (_, i) => ({
+          id: `cand_p${i}`,
+          ops: [{ url: `https://same.example/p${i}`, rule: 'x402-mainnet/1' as const }],
+        })),
+      );
       const cfg = defaultConfig();
       const ctx = makeContext(dir, { config: cfg });
       let inFlight = 0;

@@ -11,15 +11,23 @@ import { writeGeneration } from './fixture.ts';
 describe('atlas serve / atlas ingest inbox (CLI)', () => {
   it('serves the published tree, takes a write, exits 0 on SIGTERM; ingest inbox loads the write', async () => {
     const tmp = tempDir('atlas-cli-serve-');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), '--data', tmp.dir, '--now', '2026-11-25T12:00:00Z', 'serve', '--port', '0'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ATLAS_REPLICA_ID: 'cli-test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), '--data', tmp.dir, '--now', '2026-11-25T12:00:00Z', 'serve', '--port', '0'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, ATLAS_REPLICA_ID: 'cli-test' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     try {
-      writeGeneration(join(tmp.dir, 'public'), { generation: 'g1', now: new Date('2026-11-25T12:00:00Z'), services: [{ id: 'cand_a' }, { id: 'svc_b' }] });
+      writeGeneration(join(tmp.dir, 'public'), {
+        generation: 'g1',
+        now: new Date('2026-11-25T12:00:00Z'),
+        services: [{ id: 'cand_a' }, { id: 'svc_b' }],
+      });
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (d) => {
@@ -38,7 +46,10 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
         else await new Promise((res) => setTimeout(res, 50));
       }
       expect(total).toBe(2);
-      const fb = await fetch(`${url}/api/v1/feedback`, { method: 'POST', body: JSON.stringify({ kind: 'missing_service', about: 'x.example' }) });
+      const fb = await fetch(`${url}/api/v1/feedback`, {
+        method: 'POST',
+        body: JSON.stringify({ kind: 'missing_service', about: 'x.example' }),
+      });
       expect(fb.status).toBe(201);
       expect(fb.headers.get('x-api-status')).toBe('preview');
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -63,7 +63,8 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
   const latestPassed = spec.latestPassed === undefined ? (lastCheckAt ? true : null) : spec.latestPassed;
   const payers = spec.payers === undefined ? (tier === 'discovered' ? 10 : null) : spec.payers;
   const listed = spec.listed === undefined ? (tier === 'discovered' ? true : null) : spec.listed;
-  const termsChanges = spec.termsChanges90d === undefined ? (tier === 'discovered' && type === 'api_endpoint' ? 0 : null) : spec.termsChanges90d;
+  const termsChanges =
+    spec.termsChanges90d === undefined ? (tier === 'discovered' && type === 'api_endpoint' ? 0 : null) : spec.termsChanges90d;
   const summary: IndexRecord['summary'] = {
     id: spec.id,
     tier,
@@ -98,18 +99,45 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
       pass_rate: passRate,
       freshness: lastCheckAt === null ? 'no_data' : fresh ? 'fresh' : 'stale',
       last_check: lastCheckAt
-        ? { checked_at: lastCheckAt, operation: 'primary', status: 402, passed: latestPassed ?? false, reason: 'ok', latency_ms: 50, rule: 'x402-mainnet/1' }
+        ? {
+            checked_at: lastCheckAt,
+            operation: 'primary',
+            status: 402,
+            passed: latestPassed ?? false,
+            reason: 'ok',
+            latency_ms: 50,
+            rule: 'x402-mainnet/1',
+          }
         : null,
     },
     registry_usage: tier === 'discovered' ? { registry: 'cdp', calls_30d: 100, payers_30d: payers, last_called_at: null } : null,
     registry_listing:
       tier === 'discovered'
-        ? { registry: 'cdp', listed: listed ?? false, status: null, first_seen_at: monitoringSince, last_seen_at: monitoringSince, unlisted_at: null, updated_at: null, x402_version: 2, remote_type: null }
+        ? {
+            registry: 'cdp',
+            listed: listed ?? false,
+            status: null,
+            first_seen_at: monitoringSince,
+            last_seen_at: monitoringSince,
+            unlisted_at: null,
+            updated_at: null,
+            x402_version: 2,
+            remote_type: null,
+          }
         : null,
     payment_terms:
       termsChanges === null
         ? null
-        : { current_since: monitoringSince, changes_30d: 0, changes_90d: termsChanges, pay_to_changes_90d: 0, last_change_at: null, last_change_kinds: [], window_start: monitoringSince, limited: true },
+        : {
+            current_since: monitoringSince,
+            changes_30d: 0,
+            changes_90d: termsChanges,
+            pay_to_changes_90d: 0,
+            last_change_at: null,
+            last_change_kinds: [],
+            window_start: monitoringSince,
+            limited: true,
+          },
     links: { page: `/services/${spec.id}`, api: `/api/v1/services/${spec.id}` },
   };
   const record: IndexRecord = {
@@ -126,7 +154,13 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
       criteria_except_fresh: criteriaExceptFresh,
     },
   };
-  const crit = (id: 'checks_30d' | 'fresh' | 'pass_rate' | 'listed' | 'mainnet_offer' | 'listing_active', applies: boolean, ok: boolean, value: number | string | boolean | null, threshold: number | string | boolean | null) => ({
+  const crit = (
+    id: 'checks_30d' | 'fresh' | 'pass_rate' | 'listed' | 'mainnet_offer' | 'listing_active',
+    applies: boolean,
+    ok: boolean,
+    value: number | string | boolean | null,
+    threshold: number | string | boolean | null,
+  ) => ({
     id,
     description: id,
     applies,
@@ -231,8 +265,16 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
   const api = join(dir, 'api', 'v1');
   writeJson(join(api, 'stats.json'), { api_status: 'preview', generated_at: gen, totals: { services: records.length } });
   writeJson(join(api, 'status.json'), { api_status: 'preview', generated_at: gen, runs: [] });
-  writeJson(join(api, 'roadmap.json'), { api_status: 'preview', measured_today: ['checks'], items: [{ id: 'search', title: 'Search', status: 'done', done_on: null }], note: 'Planned, not promised; no dates.' });
-  writeJson(join(api, 'fields.json'), opts.extra?.fields ?? { api_status: 'preview', generated_at: gen, version: '0.1.0-preview', fields: [] });
+  writeJson(join(api, 'roadmap.json'), {
+    api_status: 'preview',
+    measured_today: ['checks'],
+    items: [{ id: 'search', title: 'Search', status: 'done', done_on: null }],
+    note: 'Planned, not promised; no dates.',
+  });
+  writeJson(
+    join(api, 'fields.json'),
+    opts.extra?.fields ?? { api_status: 'preview', generated_at: gen, version: '0.1.0-preview', fields: [] },
+  );
   writeJson(join(api, 'changes.json'), { api_status: 'preview', generated_at: gen, items: opts.changes ?? [] });
   const reports = opts.reports ?? {};
   writeJson(join(api, 'reports', 'index.json'), {
@@ -249,16 +291,32 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
     status: 'ok',
     generation: opts.generation,
     generated_at: gen,
-    latest_monitoring_run: { id: 'run_1', kind: 'probe', scheduled_at: null, started_at: new Date(opts.now.getTime() - 10 * 60_000).toISOString(), finished_at: gen, status: 'ok' },
+    latest_monitoring_run: {
+      id: 'run_1',
+      kind: 'probe',
+      scheduled_at: null,
+      started_at: new Date(opts.now.getTime() - 10 * 60_000).toISOString(),
+      finished_at: gen,
+      status: 'ok',
+    },
     latest_runs: [],
   });
-  writeJson(join(dir, 'openapi.json'), opts.extra?.openapi ?? { openapi: '3.1.0', info: { title: 'Atlas', version: '0.1.0-preview' }, paths: {} });
+  writeJson(
+    join(dir, 'openapi.json'),
+    opts.extra?.openapi ?? { openapi: '3.1.0', info: { title: 'Atlas', version: '0.1.0-preview' }, paths: {} },
+  );
   writeJson(join(dir, 'manifest.json'), {
     generation: opts.generation,
     generated_at: gen,
     rule: 'listing-criteria/1',
     api_version: '0.1.0-preview',
-    counts: { services: records.length, in_directory: records.filter((r) => r.in_directory).length, details: records.length, reports: Object.keys(reports).length, changes: opts.changes?.length ?? 0 },
+    counts: {
+      services: records.length,
+      in_directory: records.filter((r) => r.in_directory).length,
+      details: records.length,
+      reports: Object.keys(reports).length,
+      changes: opts.changes?.length ?? 0,
+    },
     pages: false,
   });
   const tmp = join(siteDir, `current.tmp-${opts.generation}`);

@@ -34,7 +34,17 @@ describe('serve over a real published tree', () => {
       }
       const parts = await loadOptionalParts(silentLogger);
       const clock = testClock(now);
-      const deps = await createDeps({ clock, config: defaultConfig(), secret: 'test-secret-0123456789abcdef', log: silentLogger, siteDir: join(tmp.dir, 'public'), inboxDir: join(tmp.dir, 'inbox'), replicaId: 't', mounts: parts.mounts, ...(parts.openapi ? { openapi: parts.openapi } : {}) });
+      const deps = await createDeps({
+        clock,
+        config: defaultConfig(),
+        secret: 'test-secret-0123456789abcdef',
+        log: silentLogger,
+        siteDir: join(tmp.dir, 'public'),
+        inboxDir: join(tmp.dir, 'inbox'),
+        replicaId: 't',
+        mounts: parts.mounts,
+        ...(parts.openapi ? { openapi: parts.openapi } : {}),
+      });
       try {
         const app = createApp(deps);
         const get = async <T>(path: string, schema: z.ZodType<T>) => {

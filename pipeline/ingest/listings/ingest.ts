@@ -39,9 +39,26 @@ export interface ListingsIngestResult {
 async function upsertService(store: Store, s: ReviewedServiceRow, now: string): Promise<'inserted' | 'updated'> {
   const exists = (await store.all('SELECT 1 FROM services WHERE id = $1', [s.id])).length > 0;
   const params = [
-    s.id, s.type, s.name, s.host, s.url, s.method, s.templated_url, s.operator, s.category,
-    JSON.stringify(s.tags), s.description, s.active, s.protocol, s.approved_at, s.operator_price_usd, JSON.stringify(s.operator_networks),
-    JSON.stringify(s.claims), JSON.stringify(s.documentation_urls), s.listing_file, now,
+    s.id,
+    s.type,
+    s.name,
+    s.host,
+    s.url,
+    s.method,
+    s.templated_url,
+    s.operator,
+    s.category,
+    JSON.stringify(s.tags),
+    s.description,
+    s.active,
+    s.protocol,
+    s.approved_at,
+    s.operator_price_usd,
+    JSON.stringify(s.operator_networks),
+    JSON.stringify(s.claims),
+    JSON.stringify(s.documentation_urls),
+    s.listing_file,
+    now,
   ];
   if (exists) {
     await store.run(
@@ -74,15 +91,28 @@ async function upsertOperations(
   now: string,
 ): Promise<{ inserted: number; disabled: number; intervalChanges: number }> {
   const existing = new Map(
-    (await store.all<{ id: string; interval_hours: number; enabled: boolean }>('SELECT id, interval_hours, enabled FROM operations WHERE service_id = $1', [serviceId])).map(
-      (r) => [r.id, r],
-    ),
+    (
+      await store.all<{ id: string; interval_hours: number; enabled: boolean }>(
+        'SELECT id, interval_hours, enabled FROM operations WHERE service_id = $1',
+        [serviceId],
+      )
+    ).map((r) => [r.id, r]),
   );
   let inserted = 0;
   let intervalChanges = 0;
   for (const o of ops) {
     const prev = existing.get(o.id);
-    const values = [serviceId, o.id, o.kind, o.is_primary, o.url, o.method, JSON.stringify(o.expected_statuses), o.interval_hours, o.enabled];
+    const values = [
+      serviceId,
+      o.id,
+      o.kind,
+      o.is_primary,
+      o.url,
+      o.method,
+      JSON.stringify(o.expected_statuses),
+      o.interval_hours,
+      o.enabled,
+    ];
     if (prev) {
       await store.run(
         `UPDATE operations SET kind = $3, is_primary = $4, url = $5, method = $6, expected_statuses = $7::JSON::INTEGER[],
@@ -90,10 +120,13 @@ async function upsertOperations(
         values,
       );
       if (Number(prev.interval_hours) !== o.interval_hours) {
-        await store.run(
-          `INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, $4, $5, 'schedule/1', 'reviewed_fixed')`,
-          [serviceId, o.id, now, Number(prev.interval_hours), o.interval_hours],
-        );
+        await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, $4, $5, 'schedule/1', 'reviewed_fixed')`, [
+          serviceId,
+          o.id,
+          now,
+          Number(prev.interval_hours),
+          o.interval_hours,
+        ]);
         intervalChanges++;
       }
       existing.delete(o.id);

@@ -37,7 +37,8 @@ export function parseListingText(file: string, text: string): ValidListing | Rej
   } catch (e) {
     return { file, claimedId: null, issues: [{ path: '(root)', message: `not valid JSON: ${(e as Error).message}` }] };
   }
-  const idGuess = doc && typeof doc === 'object' && typeof (doc as { id?: unknown }).id === 'string' ? ((doc as { id: string }).id as string) : null;
+  const idGuess =
+    doc && typeof doc === 'object' && typeof (doc as { id?: unknown }).id === 'string' ? ((doc as { id: string }).id as string) : null;
   const fromName = `svc_${basename(file).replace(/\.json$/i, '')}`;
   const r = ListingSchema.safeParse(doc);
   if (!r.success) {
@@ -53,7 +54,9 @@ export function readListingDir(dir: string): ListingSet {
   let names: string[];
   try {
     if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-    names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.json') && !n.startsWith('.')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch (e) {
     throw new AtlasError('bad_usage', `listing folder ${dir} cannot be read (${(e as Error).message})`);
   }

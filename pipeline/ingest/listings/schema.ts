@@ -64,7 +64,8 @@ export const ListingSchema = z
     }
     for (const { o, i } of primaries) {
       if (o.kind !== 'call') ctx.addIssue({ code: 'custom', path: ['operations', i, 'kind'], message: 'the primary operation is a call' });
-      if (o.interval !== 'hourly') ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'the primary operation is checked hourly' });
+      if (o.interval !== 'hourly')
+        ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'the primary operation is checked hourly' });
     }
     l.operations.forEach((o, i) => {
       if (o.kind === 'documentation' && o.interval !== 'daily') {
@@ -75,10 +76,16 @@ export const ListingSchema = z
       }
     });
     const protocol = l.protocol ?? defaultProtocol(l.type);
-    if (l.type === 'mcp_server' && protocol !== 'mcp') ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an mcp_server uses protocol mcp' });
-    if (l.type === 'api_endpoint' && protocol !== 'x402') ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an api_endpoint is paid with x402' });
+    if (l.type === 'mcp_server' && protocol !== 'mcp')
+      ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an mcp_server uses protocol mcp' });
+    if (l.type === 'api_endpoint' && protocol !== 'x402')
+      ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an api_endpoint is paid with x402' });
     if (protocol === 'x402' && l.claims.networks === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['claims', 'networks'], message: 'an x402 listing states the operator’s payment networks (with a source)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['claims', 'networks'],
+        message: 'an x402 listing states the operator’s payment networks (with a source)',
+      });
     }
   });
 export type Listing = z.infer<typeof ListingSchema>;

@@ -103,7 +103,8 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
       deleted: records.filter((r) => !r.listed).length,
       complete: sweep.complete,
     };
-    if (!sweep.complete) ctx.log.warn(`mcp registry ${registry}: sweep ended early (page cap or repeated cursor); nothing delisted by absence`);
+    if (!sweep.complete)
+      ctx.log.warn(`mcp registry ${registry}: sweep ended early (page cap or repeated cursor); nothing delisted by absence`);
     return { registry, source: opts.source, counts, status: sweep.complete ? ('ok' as const) : ('partial' as const) };
   });
 }

@@ -4,7 +4,15 @@ import { mcpCandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
 import { registryTime } from '../time.ts';
 import { fillPlaceholders, httpHost, isTemplatedUrl } from '../url.ts';
-import { McpOfficialMetaSchema, McpRemoteSchema, McpServerSchema, McpVariableSchema, OFFICIAL_META, type McpOfficialMeta, type McpServer } from './schema.ts';
+import {
+  McpOfficialMetaSchema,
+  McpRemoteSchema,
+  McpServerSchema,
+  McpVariableSchema,
+  OFFICIAL_META,
+  type McpOfficialMeta,
+  type McpServer,
+} from './schema.ts';
 
 /**
  * One registry entry → one discovered service per remote (key: server name + remote URL as
@@ -53,7 +61,10 @@ function variableValue(v: unknown): string | undefined {
 }
 
 /** Fill `{name}` placeholders; values are percent-encoded (they are untrusted text). */
-export function fillRemoteUrl(template: string, variables: Record<string, unknown> | null | undefined): { url: string; templated: boolean } {
+export function fillRemoteUrl(
+  template: string,
+  variables: Record<string, unknown> | null | undefined,
+): { url: string; templated: boolean } {
   const values = new Map<string, string>();
   for (const [k, v] of Object.entries(variables ?? {})) {
     const val = variableValue(v);

@@ -89,7 +89,10 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
     };
     if (!sweep.complete) ctx.log.warn(`x402 registry ${registry}: stopped after ${sweep.pages} pages (cap); nothing delisted this run`);
     const bad = skipped.invalid_item + skipped.invalid_url;
-    if (bad) ctx.log.warn(`x402 registry ${registry}: skipped ${bad} unusable row(s) (${skipped.invalid_item} malformed, ${skipped.invalid_url} without a usable http(s) URL)`);
+    if (bad)
+      ctx.log.warn(
+        `x402 registry ${registry}: skipped ${bad} unusable row(s) (${skipped.invalid_item} malformed, ${skipped.invalid_url} without a usable http(s) URL)`,
+      );
     return { registry, source: opts.source, counts, status: sweep.complete ? ('ok' as const) : ('partial' as const) };
   });
 }

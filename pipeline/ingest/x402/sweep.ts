@@ -36,7 +36,8 @@ export const DEFAULT_X402_SWEEP: X402SweepOptions = { pageSize: 100, maxPages: 1
 
 export function parseX402Page(doc: unknown, where: string): X402Page {
   const r = X402PageSchema.safeParse(doc);
-  if (!r.success) throw new AtlasError('source_failed', `${where}: not a discovery/resources page (${formatIssues(r.error.issues.slice(0, 5))})`);
+  if (!r.success)
+    throw new AtlasError('source_failed', `${where}: not a discovery/resources page (${formatIssues(r.error.issues.slice(0, 5))})`);
   return r.data;
 }
 

@@ -11,5 +11,10 @@ export function reviewedRule(res: EdgeResult, expected: readonly number[]): Verd
   if (!res.ok) throw new Error('unreachable');
   return expected.includes(res.status)
     ? { passed: true, reason: 'ok', rule: 'reviewed/1', detail: null }
-    : { passed: false, reason: 'status_not_expected', rule: 'reviewed/1', detail: `HTTP ${res.status}, expected ${expected.join('/') || '(none)'}` };
+    : {
+        passed: false,
+        reason: 'status_not_expected',
+        rule: 'reviewed/1',
+        detail: `HTTP ${res.status}, expected ${expected.join('/') || '(none)'}`,
+      };
 }

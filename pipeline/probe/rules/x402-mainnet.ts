@@ -20,10 +20,12 @@ export function x402MainnetRule(res: EdgeResult, payment: PaymentRequestRead | n
   if (!res.ok) throw new Error('unreachable');
   if (res.status !== 402) return { passed: false, reason: 'not_402', rule, detail: `HTTP ${res.status}` };
   if (!payment || payment.kind === 'absent') {
-    if (res.truncated) return { passed: false, reason: 'too_large', rule, detail: `no PAYMENT-REQUIRED header and the body exceeds ${res.bytes} bytes` };
+    if (res.truncated)
+      return { passed: false, reason: 'too_large', rule, detail: `no PAYMENT-REQUIRED header and the body exceeds ${res.bytes} bytes` };
     return { passed: false, reason: 'invalid_payment_request', rule, detail: payment?.detail ?? 'no payment request' };
   }
-  if (payment.kind === 'invalid') return { passed: false, reason: 'invalid_payment_request', rule, detail: `${payment.source}: ${payment.detail}` };
+  if (payment.kind === 'invalid')
+    return { passed: false, reason: 'invalid_payment_request', rule, detail: `${payment.source}: ${payment.detail}` };
   const kinds = payment.offers.map((o) => networkKind(o.caip2));
   const notes = payment.notes.length ? payment.notes.join('; ') : null;
   if (kinds.includes('mainnet')) return { passed: true, reason: 'ok', rule, detail: notes };

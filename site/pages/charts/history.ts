@@ -28,7 +28,9 @@ export function checkHistorySvg(days: readonly DayBucket[], opts: HistoryChartOp
     const x = left + i * slot + (slot - barW) / 2;
     const base = top + plotH;
     if (d.checks === 0) {
-      parts.push(`<rect class="none" x="${r1(x)}" y="${r1(base - 2)}" width="${r1(barW)}" height="2"><title>${d.day}: no checks</title></rect>`);
+      parts.push(
+        `<rect class="none" x="${r1(x)}" y="${r1(base - 2)}" width="${r1(barW)}" height="2"><title>${d.day}: no checks</title></rect>`,
+      );
       return;
     }
     const failed = d.checks - d.passed;
@@ -37,7 +39,8 @@ export function checkHistorySvg(days: readonly DayBucket[], opts: HistoryChartOp
     const label = `${d.day}: ${d.passed} of ${d.checks} checks passed`;
     parts.push(`<g><title>${label}</title>`);
     if (hPass > 0) parts.push(`<rect class="pass" x="${r1(x)}" y="${r1(base - hPass)}" width="${r1(barW)}" height="${r1(hPass)}"/>`);
-    if (hFail > 0) parts.push(`<rect class="fail" x="${r1(x)}" y="${r1(base - hPass - hFail)}" width="${r1(barW)}" height="${r1(hFail)}"/>`);
+    if (hFail > 0)
+      parts.push(`<rect class="fail" x="${r1(x)}" y="${r1(base - hPass - hFail)}" width="${r1(barW)}" height="${r1(hFail)}"/>`);
     parts.push('</g>');
   });
   parts.push(text(left - 4, top + 4, String(max), 'end'));

@@ -25,7 +25,9 @@ const fmtAxis = (ms: number): string => (ms >= 1000 ? `${Number((ms / 1000).toFi
  */
 export function latencySvg(days: readonly DayBucket[], opts: LatencyChartOptions = {}): string {
   const { width, height, id, left, top, plotW, plotH, slot } = dailyPlot(days.length, opts, { id: 'latency', left: 50 });
-  const values = days.map((d) => (typeof d.median_latency_ms === 'number' && Number.isFinite(d.median_latency_ms) ? d.median_latency_ms : null));
+  const values = days.map((d) =>
+    typeof d.median_latency_ms === 'number' && Number.isFinite(d.median_latency_ms) ? d.median_latency_ms : null,
+  );
   const measured = values.filter((v): v is number => v !== null);
   const maxY = niceCeil(Math.max(0, ...measured));
 
@@ -46,7 +48,9 @@ export function latencySvg(days: readonly DayBucket[], opts: LatencyChartOptions
     const x = left + i * slot + slot / 2;
     const y = top + plotH - (v / maxY) * plotH;
     current.push(`${r1(x)},${r1(y)}`);
-    dots.push(`<circle class="dot" cx="${r1(x)}" cy="${r1(y)}" r="2.5"><title>${days[i]!.day}: median ${Math.round(v)} ms</title></circle>`);
+    dots.push(
+      `<circle class="dot" cx="${r1(x)}" cy="${r1(y)}" r="2.5"><title>${days[i]!.day}: median ${Math.round(v)} ms</title></circle>`,
+    );
   });
   if (current.length) segments.push(current);
   for (const s of segments) if (s.length > 1) parts.push(`<polyline class="line" points="${s.join(' ')}"/>`);

@@ -47,7 +47,11 @@ export interface DailyPlot {
   slot: number;
 }
 
-export function dailyPlot(days: number, opts: { width?: number; height?: number; id?: string }, defaults: { id: string; left: number }): DailyPlot {
+export function dailyPlot(
+  days: number,
+  opts: { width?: number; height?: number; id?: string },
+  defaults: { id: string; left: number },
+): DailyPlot {
   const width = opts.width ?? 600;
   const height = opts.height ?? 140;
   const left = defaults.left;

@@ -33,6 +33,7 @@ ${lead}
 <div class="table-scroll"><table><caption class="muted">Rule ${dir.rule}${dir.evaluated_at ? html`, evaluated ${fmtTime(dir.evaluated_at)}` : html``}. Being in the directory is not a rating.</caption>
 <thead><tr><th scope="col">Criterion</th><th scope="col" class="num">Value</th><th scope="col" class="num">Threshold</th><th scope="col">Result</th></tr></thead>
 <tbody>${dir.criteria.map(
-    (c) => html`<tr><td>${c.description} <code class="muted">${c.id}</code></td><td class="num">${showValue(c.value)}</td><td class="num">${showValue(c.threshold)}</td><td>${verdict(c)}</td></tr>`,
+    (c) =>
+      html`<tr><td>${c.description} <code class="muted">${c.id}</code></td><td class="num">${showValue(c.value)}</td><td class="num">${showValue(c.threshold)}</td><td>${verdict(c)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }

@@ -17,9 +17,11 @@ export function renderEvidence(d: Pick<ServiceDetail, 'evidence'>): Html {
 <dt>Check interval</dt><dd>${intervalLabel(e.check_interval_hours)} <span class="muted">(rule ${e.check_interval_rule})</span></dd>
 <dt>Operations monitored</dt><dd>${fmtInt(e.operations)}</dd>
 <dt>Monitoring since</dt><dd>${fmtTime(e.monitoring_since)} (${fmtDays(e.monitoring_days)})${e.limited_evidence ? html` <span class="badge stale">limited evidence: under 30 days</span>` : html``}</dd>
-<dt>Latest check</dt><dd>${lc
-    ? html`${lc.passed ? html`<span class="yes">passed</span>` : html`<span class="no">failed</span>`} ${fmtTime(lc.checked_at)} · ${lc.operation} · HTTP ${lc.status ?? 'none'} · <code>${lc.reason}</code> · ${fmtMs(lc.latency_ms)} · rule ${lc.rule}`
-    : html`none yet`}</dd>
+<dt>Latest check</dt><dd>${
+    lc
+      ? html`${lc.passed ? html`<span class="yes">passed</span>` : html`<span class="no">failed</span>`} ${fmtTime(lc.checked_at)} · ${lc.operation} · HTTP ${lc.status ?? 'none'} · <code>${lc.reason}</code> · ${fmtMs(lc.latency_ms)} · rule ${lc.rule}`
+      : html`none yet`
+  }</dd>
 </dl></section>`;
 }
 

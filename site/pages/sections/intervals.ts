@@ -15,11 +15,14 @@ const REASONS: Record<string, string> = {
 /** Every recorded change of a check interval (rule schedule/1), oldest first as published. */
 export function renderIntervalHistory(d: Pick<ServiceDetail, 'interval_history'>): Html {
   return html`<section aria-labelledby="h-intervals"><h2 id="h-intervals">Check interval history</h2>
-${d.interval_history.length
+${
+  d.interval_history.length
     ? html`<table><thead><tr><th scope="col">Changed</th><th scope="col">Operation</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Why</th></tr></thead>
 <tbody>${d.interval_history.map(
-        (c) => html`<tr><td>${fmtTime(c.changed_at)}</td><td>${c.operation}</td><td>${c.from_hours === null ? '—' : intervalLabel(c.from_hours)}</td><td>${intervalLabel(c.to_hours)}</td><td>${REASONS[c.reason] ?? c.reason} <span class="muted">(${c.rule})</span></td></tr>`,
+        (c) =>
+          html`<tr><td>${fmtTime(c.changed_at)}</td><td>${c.operation}</td><td>${c.from_hours === null ? '—' : intervalLabel(c.from_hours)}</td><td>${intervalLabel(c.to_hours)}</td><td>${REASONS[c.reason] ?? c.reason} <span class="muted">(${c.rule})</span></td></tr>`,
       )}</tbody></table>`
-    : html`<p class="muted">No interval recorded.</p>`}
+    : html`<p class="muted">No interval recorded.</p>`
+}
 </section>`;
 }

@@ -7,7 +7,7 @@ export function serviceName(s: Pick<ServiceSummary, 'name' | 'name_source'>): Ht
 }
 
 export function tierBadge(tier: string): Html {
-  return html`<span class="badge tier-${tier}" title="${tier === 'reviewed' ? 'From an Atlas listing file, written from the operator\'s own sources' : 'From a public registry; not written up by Atlas'}">${tier}</span>`;
+  return html`<span class="badge tier-${tier}" title="${tier === 'reviewed' ? "From an Atlas listing file, written from the operator's own sources" : 'From a public registry; not written up by Atlas'}">${tier}</span>`;
 }
 
 /** Latest check and freshness in one badge; colour is never the only signal (the word says it). */

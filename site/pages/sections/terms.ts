@@ -15,25 +15,32 @@ export function renderTerms(d: Pick<ServiceDetail, 'payment_terms' | 'current_te
       : html``;
   }
   return html`<section aria-labelledby="h-terms"><h2 id="h-terms">Payment terms</h2>
-${t
+${
+  t
     ? html`<dl class="facts">
 <dt>Current terms since</dt><dd>${fmtTime(t.current_since)}</dd>
 <dt>Changes (30 d / 90 d)</dt><dd>${fmtInt(t.changes_30d)} / ${fmtInt(t.changes_90d)}${t.limited ? html` <span class="muted">(tracked under 90 days, since ${fmtTime(t.window_start)})</span>` : html``}</dd>
 <dt>Receiving-address changes (90 d)</dt><dd>${fmtInt(t.pay_to_changes_90d)} <span class="muted">(addresses are compared, never published)</span></dd>
 <dt>Last change</dt><dd>${t.last_change_at ? html`${fmtTime(t.last_change_at)} (${t.last_change_kinds.join(', ')})` : html`none`}</dd>
 </dl>`
-    : html``}
-${cur
+    : html``
+}
+${
+  cur
     ? html`<h3>Latest payment request</h3><p class="muted">Observed ${fmtTime(cur.observed_at)}, x402 version ${cur.x402_version}; lowest USD price ${fmtPrice(cur.min_price_usd)} (not a measured charge).</p>
 <div class="table-scroll"><table><thead><tr><th scope="col">Scheme</th><th scope="col">Network</th><th scope="col">Asset</th><th scope="col" class="num">Amount (atomic units)</th><th scope="col" class="num">Timeout</th></tr></thead>
 <tbody>${cur.offers.map(
-        (o) => html`<tr><td>${o.scheme}</td><td><code>${o.network}</code></td><td><code>${o.asset}</code></td><td class="num">${o.amount}</td><td class="num">${o.max_timeout_seconds === null ? '—' : `${o.max_timeout_seconds} s`}</td></tr>`,
+        (o) =>
+          html`<tr><td>${o.scheme}</td><td><code>${o.network}</code></td><td><code>${o.asset}</code></td><td class="num">${o.amount}</td><td class="num">${o.max_timeout_seconds === null ? '—' : `${o.max_timeout_seconds} s`}</td></tr>`,
       )}</tbody></table></div>`
-    : html``}
+    : html``
+}
 <h3>Payment-term history</h3>
-${d.terms_changes.length
+${
+  d.terms_changes.length
     ? html`<table><thead><tr><th scope="col">Changed</th><th scope="col">What changed</th></tr></thead>
 <tbody>${d.terms_changes.map((c) => html`<tr><td>${fmtTime(c.changed_at)}</td><td>${c.kinds.join(', ')}</td></tr>`)}</tbody></table>`
-    : html`<p class="muted">No change observed.</p>`}
+    : html`<p class="muted">No change observed.</p>`
+}
 </section>`;
 }

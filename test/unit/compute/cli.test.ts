@@ -23,8 +23,22 @@ describe('atlas compute', () => {
       expect(r.code).toBe(0);
       const summary = JSON.parse(r.stdout);
       // no valid payment request observed yet: the mainnet criterion keeps it out
-      expect(summary).toMatchObject({ scope: 'full', rule: 'listing-criteria/1', evidence_rows: 1, directory_evaluated: 1, directory_in: 0, interval_changes: 0 });
-      const q = await runCli(['--data', t.dir, 'sql', "SELECT kind, status, started_at FROM runs WHERE kind = 'compute'", '--format', 'json']);
+      expect(summary).toMatchObject({
+        scope: 'full',
+        rule: 'listing-criteria/1',
+        evidence_rows: 1,
+        directory_evaluated: 1,
+        directory_in: 0,
+        interval_changes: 0,
+      });
+      const q = await runCli([
+        '--data',
+        t.dir,
+        'sql',
+        "SELECT kind, status, started_at FROM runs WHERE kind = 'compute'",
+        '--format',
+        'json',
+      ]);
       expect(JSON.parse(q.stdout)).toEqual([{ kind: 'compute', status: 'ok', started_at: at(T0, 5) }]);
       const bad = await runCli(['--data', t.dir, 'compute', '--scope', 'some']);
       expect(bad.code).toBe(2);

@@ -14,8 +14,18 @@ describe('derived summary fields (service_derived)', () => {
         // observed after "now": ignored
         makeTerms({ service_id: 'cand_obs', observed_at: at(T0, 9), networks: ['eip155:84532'] }),
       ]);
-      await addDiscovered(store, { id: 'cand_reg', host: 'shared.example', url: 'https://shared.example/items/:id', registry_networks: ['base-sepolia'] });
-      await addDiscovered(store, { id: 'cand_unknown', host: 'shared.example', url: 'https://shared.example/{name}/x', registry_networks: ['eip155:999999'] });
+      await addDiscovered(store, {
+        id: 'cand_reg',
+        host: 'shared.example',
+        url: 'https://shared.example/items/:id',
+        registry_networks: ['base-sepolia'],
+      });
+      await addDiscovered(store, {
+        id: 'cand_unknown',
+        host: 'shared.example',
+        url: 'https://shared.example/{name}/x',
+        registry_networks: ['eip155:999999'],
+      });
       await addDiscovered(store, { id: 'cand_mcp', type: 'mcp_server', protocol: 'mcp' });
       await addReviewed(store, { id: 'svc_op', operator_price_usd: 0.05, operator_networks: ['solana', 'eip155:84532'] });
       await addReviewed(store, { id: 'svc_none', protocol: 'none', type: 'task_marketplace' });
@@ -24,12 +34,66 @@ describe('derived summary fields (service_derived)', () => {
         'SELECT service_id, price_usd, price_source, networks, networks_source, mainnet, provider_endpoints, templated_url FROM service_derived ORDER BY service_id',
       );
       expect(rows).toEqual([
-        { service_id: 'cand_mcp', price_usd: null, price_source: null, networks: [], networks_source: 'registry', mainnet: null, provider_endpoints: 1, templated_url: false },
-        { service_id: 'cand_obs', price_usd: 0.01, price_source: 'registry', networks: ['eip155:137'], networks_source: 'observed', mainnet: true, provider_endpoints: 3, templated_url: false },
-        { service_id: 'cand_reg', price_usd: null, price_source: null, networks: ['base-sepolia'], networks_source: 'registry', mainnet: false, provider_endpoints: 3, templated_url: true },
-        { service_id: 'cand_unknown', price_usd: null, price_source: null, networks: ['eip155:999999'], networks_source: 'registry', mainnet: false, provider_endpoints: 3, templated_url: true },
-        { service_id: 'svc_none', price_usd: null, price_source: null, networks: [], networks_source: 'operator', mainnet: null, provider_endpoints: 1, templated_url: false },
-        { service_id: 'svc_op', price_usd: 0.05, price_source: 'operator', networks: ['solana', 'eip155:84532'], networks_source: 'operator', mainnet: true, provider_endpoints: 1, templated_url: false },
+        {
+          service_id: 'cand_mcp',
+          price_usd: null,
+          price_source: null,
+          networks: [],
+          networks_source: 'registry',
+          mainnet: null,
+          provider_endpoints: 1,
+          templated_url: false,
+        },
+        {
+          service_id: 'cand_obs',
+          price_usd: 0.01,
+          price_source: 'registry',
+          networks: ['eip155:137'],
+          networks_source: 'observed',
+          mainnet: true,
+          provider_endpoints: 3,
+          templated_url: false,
+        },
+        {
+          service_id: 'cand_reg',
+          price_usd: null,
+          price_source: null,
+          networks: ['base-sepolia'],
+          networks_source: 'registry',
+          mainnet: false,
+          provider_endpoints: 3,
+          templated_url: true,
+        },
+        {
+          service_id: 'cand_unknown',
+          price_usd: null,
+          price_source: null,
+          networks: ['eip155:999999'],
+          networks_source: 'registry',
+          mainnet: false,
+          provider_endpoints: 3,
+          templated_url: true,
+        },
+        {
+          service_id: 'svc_none',
+          price_usd: null,
+          price_source: null,
+          networks: [],
+          networks_source: 'operator',
+          mainnet: null,
+          provider_endpoints: 1,
+          templated_url: false,
+        },
+        {
+          service_id: 'svc_op',
+          price_usd: 0.05,
+          price_source: 'operator',
+          networks: ['solana', 'eip155:84532'],
+          networks_source: 'operator',
+          mainnet: true,
+          provider_endpoints: 1,
+          templated_url: false,
+        },
       ]);
     });
   });
@@ -38,7 +102,8 @@ describe('derived summary fields (service_derived)', () => {
     const rows = networkRows();
     for (const r of rows) expect(r.mainnet, r.id).toBe(isMainnet(r.id));
     const ids = new Set(rows.map((r) => r.id));
-    for (const id of ['base', 'eip155:8453', 'solana:mainnet', 'solana:devnet', 'stellar:pubnet', 'aptos:2']) expect(ids.has(id), id).toBe(true);
+    for (const id of ['base', 'eip155:8453', 'solana:mainnet', 'solana:devnet', 'stellar:pubnet', 'aptos:2'])
+      expect(ids.has(id), id).toBe(true);
     expect(rows.find((r) => r.id === 'solana:mainnet')).toMatchObject({ mainnet: true, caip2: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' });
   });
 });

@@ -30,7 +30,13 @@ describe('directory membership, listing-criteria/1', () => {
       await goodX402(store, 'cand_ok');
       await addReviewed(store, { id: 'svc_ok' });
       await insertCheckSeries(store, { serviceId: 'svc_ok', from: at(T0, 20), to: NOW, everyHours: 1, rule: 'reviewed/1' });
-      await addDiscovered(store, { id: 'cand_mcp_ok', type: 'mcp_server', protocol: 'mcp', registry_payers_30d: null, mcp_status: 'active' });
+      await addDiscovered(store, {
+        id: 'cand_mcp_ok',
+        type: 'mcp_server',
+        protocol: 'mcp',
+        registry_payers_30d: null,
+        mcp_status: 'active',
+      });
       await insertCheckSeries(store, { serviceId: 'cand_mcp_ok', from: at(T0, 37), to: NOW, everyHours: 24, rule: 'mcp-reach/3' });
 
       // 1 checks_30d: only 2 probes (fresh, all passed)
@@ -43,7 +49,13 @@ describe('directory membership, listing-criteria/1', () => {
       await insertTerms(store, [makeTerms({ service_id: 'cand_stale', observed_at: at(T0, 37) })]);
       // 3 pass_rate: 14 of 20 passed (0.7)
       await addDiscovered(store, { id: 'cand_flaky', registry_payers_30d: 50 });
-      await insertCheckSeries(store, { serviceId: 'cand_flaky', from: at(T0, 20), to: NOW, everyHours: 24, passed: "datediff('day', TIMESTAMP '2026-07-21', t) >= 6" });
+      await insertCheckSeries(store, {
+        serviceId: 'cand_flaky',
+        from: at(T0, 20),
+        to: NOW,
+        everyHours: 24,
+        passed: "datediff('day', TIMESTAMP '2026-07-21', t) >= 6",
+      });
       await insertTerms(store, [makeTerms({ service_id: 'cand_flaky', observed_at: at(T0, 39) })]);
       // 4 listed: unlisted by the registry yesterday; an MCP server deleted from its registry
       await goodX402(store, 'cand_unlisted', { id: 'cand_unlisted', listed: false, unlisted_at: at(T0, 39) });
@@ -81,7 +93,11 @@ describe('directory membership, listing-criteria/1', () => {
         expect(c.rule).toBe('listing-criteria/1');
       }
       // which criteria apply
-      const applies = (id: string) => cur.get(id)!.criteria.filter((c) => c.applies).map((c) => c.id);
+      const applies = (id: string) =>
+        cur
+          .get(id)!
+          .criteria.filter((c) => c.applies)
+          .map((c) => c.id);
       expect(applies('cand_ok')).toEqual(['checks_30d', 'fresh', 'pass_rate', 'listed', 'mainnet_offer']);
       expect(applies('cand_mcp_ok')).toEqual(['checks_30d', 'fresh', 'pass_rate', 'listed']);
       expect(applies('svc_ok')).toEqual(['checks_30d', 'fresh', 'pass_rate', 'listing_active']);
@@ -89,7 +105,11 @@ describe('directory membership, listing-criteria/1', () => {
       const flaky = cur.get('cand_flaky')!.criteria;
       expect(flaky.find((c) => c.id === 'pass_rate')).toMatchObject({ passed: false, value: 0.7, threshold: 0.8 });
       expect(flaky.find((c) => c.id === 'checks_30d')).toMatchObject({ passed: true, value: 20, threshold: 3 });
-      expect(cur.get('cand_stale')!.criteria.find((c) => c.id === 'fresh')).toMatchObject({ passed: false, value: 'stale', threshold: 'fresh' });
+      expect(cur.get('cand_stale')!.criteria.find((c) => c.id === 'fresh')).toMatchObject({
+        passed: false,
+        value: 'stale',
+        threshold: 'fresh',
+      });
       expect(cur.get('svc_ok')!.criteria.find((c) => c.id === 'listed')).toMatchObject({ applies: false, passed: null, value: null });
     });
   });
@@ -110,7 +130,9 @@ describe('directory membership, listing-criteria/1', () => {
       const s = await computeAt(store, dir, at(t1, 0, 0.0834)); // five minutes later
       expect(s.scope).toBe('changed');
       expect(s.directory_evaluated).toBe(2);
-      const rows = await store.all<{ service_id: string; scope: string }>(`SELECT service_id, scope FROM directory WHERE scope = 'changed' ORDER BY service_id`);
+      const rows = await store.all<{ service_id: string; scope: string }>(
+        `SELECT service_id, scope FROM directory WHERE scope = 'changed' ORDER BY service_id`,
+      );
       expect(rows.map((r) => r.service_id)).toEqual(['cand_a', 'cand_new']);
       // nothing new: nothing evaluated
       expect((await computeAt(store, dir, at(t1, 0, 0.17), { scope: 'changed' })).directory_evaluated).toBe(0);

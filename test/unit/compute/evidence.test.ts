@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, insertIntervalChanges, makeCheck, makeIntervalChange, T0 } from './fixtures.ts';
+import {
+  addDiscovered,
+  addReviewed,
+  at,
+  insertCheckSeries,
+  insertChecks,
+  insertIntervalChanges,
+  makeCheck,
+  makeIntervalChange,
+  T0,
+} from './fixtures.ts';
 import { evidenceAt, withDb } from './helpers.ts';
 
 describe('evidence over 30 days (view evidence_30d)', () => {
@@ -8,7 +18,9 @@ describe('evidence over 30 days (view evidence_30d)', () => {
       await addDiscovered(store, { id: 'cand_a' }, { interval_hours: 1 });
       // history: hourly from T0 (the first row written by addDiscovered), daily from day 10
       await store.run(`UPDATE interval_changes SET to_hours = 1 WHERE service_id = 'cand_a'`);
-      await insertIntervalChanges(store, [makeIntervalChange({ service_id: 'cand_a', changed_at: at(T0, 10), from_hours: 1, to_hours: 24, reason: 'payers_5_to_99' })]);
+      await insertIntervalChanges(store, [
+        makeIntervalChange({ service_id: 'cand_a', changed_at: at(T0, 10), from_hours: 1, to_hours: 24, reason: 'payers_5_to_99' }),
+      ]);
       await store.run(`UPDATE operations SET interval_hours = 24 WHERE service_id = 'cand_a'`);
       // 240 hourly checks, failing at 03:00 each day (10 failures); then 20 daily checks that pass
       await insertCheckSeries(store, { serviceId: 'cand_a', from: T0, to: at(T0, 10), everyHours: 1, passed: 'hour(t) <> 3' });
@@ -23,7 +35,11 @@ describe('evidence over 30 days (view evidence_30d)', () => {
 
       // five days later the window starts on day 5: 120 hourly + 25 daily expected, only 20 daily ran
       const later = await evidenceAt(store, at(T0, 35), 'cand_a');
-      expect({ checks: later.checks_30d, passed: later.passed_30d, missed: later.missed_30d }).toEqual({ checks: 140, passed: 135, missed: 5 });
+      expect({ checks: later.checks_30d, passed: later.passed_30d, missed: later.missed_30d }).toEqual({
+        checks: 140,
+        passed: 135,
+        missed: 5,
+      });
       expect(later.pass_rate).toBeCloseTo(135 / 140, 12);
     });
   });
@@ -48,7 +64,15 @@ describe('evidence over 30 days (view evidence_30d)', () => {
     await withDb(async (store) => {
       await addReviewed(store, { id: 'svc_docs' }, { docs: true });
       await insertCheckSeries(store, { serviceId: 'svc_docs', from: at(T0, 70), to: at(T0, 100), everyHours: 1, rule: 'reviewed/1' });
-      await insertCheckSeries(store, { serviceId: 'svc_docs', operation: 'docs', from: at(T0, 70), to: at(T0, 100), everyHours: 24, rule: 'reviewed/1', passed: 'day(t) <> 5' });
+      await insertCheckSeries(store, {
+        serviceId: 'svc_docs',
+        operation: 'docs',
+        from: at(T0, 70),
+        to: at(T0, 100),
+        everyHours: 24,
+        rule: 'reviewed/1',
+        passed: 'day(t) <> 5',
+      });
       const e = await evidenceAt(store, at(T0, 100), 'svc_docs');
       expect({ ops: e.operations, checks: e.checks_30d, passed: e.passed_30d, missed: e.missed_30d, h: e.check_interval_hours }).toEqual({
         ops: 2,
@@ -58,7 +82,13 @@ describe('evidence over 30 days (view evidence_30d)', () => {
         h: 1,
       });
       // last_check is the primary operation's
-      expect(JSON.parse(e.last_check!)).toMatchObject({ operation: 'primary', passed: true, rule: 'reviewed/1', status: 402, reason: 'ok' });
+      expect(JSON.parse(e.last_check!)).toMatchObject({
+        operation: 'primary',
+        passed: true,
+        rule: 'reviewed/1',
+        status: 402,
+        reason: 'ok',
+      });
     });
   });
 
@@ -101,7 +131,11 @@ describe('evidence over 30 days (view evidence_30d)', () => {
         missed: 0,
       });
       const d31 = await evidenceAt(store, at(T0, 31), 'svc_new');
-      expect({ limited: d31.limited_evidence, days: d31.monitoring_days, checks: d31.checks_30d }).toEqual({ limited: false, days: 31, checks: 721 });
+      expect({ limited: d31.limited_evidence, days: d31.monitoring_days, checks: d31.checks_30d }).toEqual({
+        limited: false,
+        days: 31,
+        checks: 721,
+      });
     });
   });
 });

@@ -88,7 +88,8 @@ export const T0 = '2026-07-01T00:00:00.000Z';
 export const BASE_USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
 
 /** ISO time `days` (fractional) after `from`. */
-export const at = (from: string, days: number, hours = 0): string => new Date(new Date(from).getTime() + days * 86_400_000 + hours * 3_600_000).toISOString();
+export const at = (from: string, days: number, hours = 0): string =>
+  new Date(new Date(from).getTime() + days * 86_400_000 + hours * 3_600_000).toISOString();
 
 export function makeService(o: Partial<ServiceRow> & { id: string }): ServiceRow {
   const discovered = o.tier !== 'reviewed';
@@ -165,11 +166,14 @@ export function makeTerms(o: Partial<TermsRow> & { service_id: string; observed_
     min_price_usd: 0.01,
     ...o,
   };
-  if (!o.terms_hash) r.terms_hash = JSON.stringify([r.x402_version, r.networks, r.schemes, r.assets, r.pay_to_hashes, r.amounts, r.timeouts]);
+  if (!o.terms_hash)
+    r.terms_hash = JSON.stringify([r.x402_version, r.networks, r.schemes, r.assets, r.pay_to_hashes, r.amounts, r.timeouts]);
   return r;
 }
 
-export function makeIntervalChange(o: Partial<IntervalChangeRow> & { service_id: string; changed_at: string; to_hours: number }): IntervalChangeRow {
+export function makeIntervalChange(
+  o: Partial<IntervalChangeRow> & { service_id: string; changed_at: string; to_hours: number },
+): IntervalChangeRow {
   return { operation: 'primary', from_hours: null, rule: 'schedule/1', reason: 'new_until_third_probe', ...o };
 }
 
@@ -180,7 +184,13 @@ function listSql(values: readonly (string | number)[], type: 'VARCHAR' | 'INTEGE
   return `[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(', ')}]::${type}[]`;
 }
 
-async function insertRows(store: Store, table: string, rows: Record<string, unknown>[], timeCols: string[], listCols: Record<string, 'VARCHAR' | 'INTEGER'> = {}) {
+async function insertRows(
+  store: Store,
+  table: string,
+  rows: Record<string, unknown>[],
+  timeCols: string[],
+  listCols: Record<string, 'VARCHAR' | 'INTEGER'> = {},
+) {
   for (const row of rows) {
     const cols = Object.keys(row);
     const params: DuckDBValue[] = [];
@@ -195,22 +205,35 @@ async function insertRows(store: Store, table: string, rows: Record<string, unkn
 }
 
 export const insertServices = (store: Store, rows: ServiceRow[]) =>
-  insertRows(store, 'services', rows as unknown as Record<string, unknown>[], ['first_seen_at', 'unlisted_at', 'approved_at', 'monitoring_since', 'created_at', 'updated_at'], {
-    registry_networks: 'VARCHAR',
-    operator_networks: 'VARCHAR',
-  });
+  insertRows(
+    store,
+    'services',
+    rows as unknown as Record<string, unknown>[],
+    ['first_seen_at', 'unlisted_at', 'approved_at', 'monitoring_since', 'created_at', 'updated_at'],
+    {
+      registry_networks: 'VARCHAR',
+      operator_networks: 'VARCHAR',
+    },
+  );
 export const insertOperations = (store: Store, rows: OperationRow[]) =>
   insertRows(store, 'operations', rows as unknown as Record<string, unknown>[], [], { expected_statuses: 'INTEGER' });
-export const insertChecks = (store: Store, rows: CheckRow[]) => insertRows(store, 'checks', rows as unknown as Record<string, unknown>[], ['slot', 'checked_at']);
+export const insertChecks = (store: Store, rows: CheckRow[]) =>
+  insertRows(store, 'checks', rows as unknown as Record<string, unknown>[], ['slot', 'checked_at']);
 export const insertTerms = (store: Store, rows: TermsRow[]) =>
-  insertRows(store, 'payment_terms', rows.map((r) => ({ ...r, offers: '[]' })) as unknown as Record<string, unknown>[], ['slot', 'observed_at'], {
-    networks: 'VARCHAR',
-    schemes: 'VARCHAR',
-    assets: 'VARCHAR',
-    pay_to_hashes: 'VARCHAR',
-    amounts: 'VARCHAR',
-    timeouts: 'INTEGER',
-  });
+  insertRows(
+    store,
+    'payment_terms',
+    rows.map((r) => ({ ...r, offers: '[]' })) as unknown as Record<string, unknown>[],
+    ['slot', 'observed_at'],
+    {
+      networks: 'VARCHAR',
+      schemes: 'VARCHAR',
+      assets: 'VARCHAR',
+      pay_to_hashes: 'VARCHAR',
+      amounts: 'VARCHAR',
+      timeouts: 'INTEGER',
+    },
+  );
 export const insertIntervalChanges = (store: Store, rows: IntervalChangeRow[]) =>
   insertRows(store, 'interval_changes', rows as unknown as Record<string, unknown>[], ['changed_at']);
 
@@ -220,7 +243,16 @@ export const insertIntervalChanges = (store: Store, rows: IntervalChangeRow[]) =
  */
 export async function insertCheckSeries(
   store: Store,
-  o: { serviceId: string; operation?: string; from: string; to: string; everyHours: number; passed?: boolean | string; rule?: string; offsetMinutes?: number },
+  o: {
+    serviceId: string;
+    operation?: string;
+    from: string;
+    to: string;
+    everyHours: number;
+    passed?: boolean | string;
+    rule?: string;
+    offsetMinutes?: number;
+  },
 ): Promise<void> {
   const passed = o.passed === undefined ? 'true' : String(o.passed);
   const off = o.offsetMinutes ?? 0;
@@ -233,25 +265,59 @@ export async function insertCheckSeries(
 }
 
 /** A discovered x402 service with its primary operation and its first interval row, in one call. */
-export async function addDiscovered(store: Store, o: Partial<ServiceRow> & { id: string }, op: Partial<OperationRow> = {}): Promise<ServiceRow> {
+export async function addDiscovered(
+  store: Store,
+  o: Partial<ServiceRow> & { id: string },
+  op: Partial<OperationRow> = {},
+): Promise<ServiceRow> {
   const s = makeService(o);
   await insertServices(store, [s]);
   const operation = makeOperation({ service_id: s.id, ...(s.protocol === 'mcp' ? { pass_rule: 'mcp-reach/3' } : {}), ...op });
   await insertOperations(store, [operation]);
-  await insertIntervalChanges(store, [makeIntervalChange({ service_id: s.id, changed_at: s.monitoring_since, to_hours: operation.interval_hours, reason: 'new_until_third_probe' })]);
+  await insertIntervalChanges(store, [
+    makeIntervalChange({
+      service_id: s.id,
+      changed_at: s.monitoring_since,
+      to_hours: operation.interval_hours,
+      reason: 'new_until_third_probe',
+    }),
+  ]);
   return s;
 }
 
 /** A reviewed service with an hourly call and a daily documentation operation. */
-export async function addReviewed(store: Store, o: Partial<ServiceRow> & { id: string }, opts: { docs?: boolean } = {}): Promise<ServiceRow> {
+export async function addReviewed(
+  store: Store,
+  o: Partial<ServiceRow> & { id: string },
+  opts: { docs?: boolean } = {},
+): Promise<ServiceRow> {
   const s = makeService({ tier: 'reviewed', ...o });
   await insertServices(store, [s]);
   const ops = [makeOperation({ service_id: s.id, pass_rule: 'reviewed/1', interval_hours: 1, expected_statuses: [402] })];
-  if (opts.docs) ops.push(makeOperation({ service_id: s.id, id: 'docs', kind: 'documentation', is_primary: false, pass_rule: 'reviewed/1', interval_hours: 24, expected_statuses: [200] }));
+  if (opts.docs)
+    ops.push(
+      makeOperation({
+        service_id: s.id,
+        id: 'docs',
+        kind: 'documentation',
+        is_primary: false,
+        pass_rule: 'reviewed/1',
+        interval_hours: 24,
+        expected_statuses: [200],
+      }),
+    );
   await insertOperations(store, ops);
   await insertIntervalChanges(
     store,
-    ops.map((op) => makeIntervalChange({ service_id: s.id, operation: op.id, changed_at: s.monitoring_since, to_hours: op.interval_hours, reason: 'reviewed_fixed' })),
+    ops.map((op) =>
+      makeIntervalChange({
+        service_id: s.id,
+        operation: op.id,
+        changed_at: s.monitoring_since,
+        to_hours: op.interval_hours,
+        reason: 'reviewed_fixed',
+      }),
+    ),
   );
   return s;
 }

@@ -6,7 +6,10 @@ describe('check intervals, rule schedule/1', () => {
   it('third-probe rule: daily until the third probe, then by payers; every change recorded', async () => {
     await withDb(async (store, dir) => {
       await addDiscovered(store, { id: 'cand_new', registry_payers_30d: 250 });
-      await insertChecks(store, [makeCheck({ service_id: 'cand_new', checked_at: T0 }), makeCheck({ service_id: 'cand_new', checked_at: at(T0, 1) })]);
+      await insertChecks(store, [
+        makeCheck({ service_id: 'cand_new', checked_at: T0 }),
+        makeCheck({ service_id: 'cand_new', checked_at: at(T0, 1) }),
+      ]);
       expect((await computeAt(store, dir, at(T0, 1, 1))).interval_changes).toBe(0);
       expect(await intervalOf(store, 'cand_new')).toBe(24);
       await insertChecks(store, [makeCheck({ service_id: 'cand_new', checked_at: at(T0, 2) })]);
@@ -49,7 +52,12 @@ describe('check intervals, rule schedule/1', () => {
       await store.run(`UPDATE services SET registry_payers_30d = 150 WHERE id = 'cand_p99'`);
       await computeAt(store, dir, at(T0, 3, 1));
       expect(await intervalOf(store, 'cand_p99')).toBe(1);
-      expect((await changesOf(store, 'cand_p99')).at(-1)).toEqual({ changed_at: at(T0, 3, 1), from_hours: 24, to_hours: 1, reason: 'payers_100_plus' });
+      expect((await changesOf(store, 'cand_p99')).at(-1)).toEqual({
+        changed_at: at(T0, 3, 1),
+        from_hours: 24,
+        to_hours: 1,
+        reason: 'payers_100_plus',
+      });
     });
   });
 
@@ -63,7 +71,12 @@ describe('check intervals, rule schedule/1', () => {
       expect(await intervalOf(store, 'cand_fail')).toBe(24);
       await computeAt(store, dir, at(T0, 24)); // failing for 14 days
       expect(await intervalOf(store, 'cand_fail')).toBe(720);
-      expect((await changesOf(store, 'cand_fail')).at(-1)).toEqual({ changed_at: at(T0, 24), from_hours: 24, to_hours: 720, reason: 'all_failed_14d' });
+      expect((await changesOf(store, 'cand_fail')).at(-1)).toEqual({
+        changed_at: at(T0, 24),
+        from_hours: 24,
+        to_hours: 720,
+        reason: 'all_failed_14d',
+      });
       // still failing: stays monthly
       await insertChecks(store, [makeCheck({ service_id: 'cand_fail', checked_at: at(T0, 40), passed: false })]);
       expect((await computeAt(store, dir, at(T0, 40, 1))).interval_changes).toBe(0);
@@ -89,16 +102,28 @@ describe('check intervals, rule schedule/1', () => {
       await insertCheckSeries(store, { serviceId: 'cand_gone', from: T0, to: at(T0, 3), everyHours: 24 });
       await computeAt(store, dir, at(T0, 3));
       expect(await intervalOf(store, 'cand_gone')).toBe(168);
-      await store.run(`UPDATE services SET listed = false, unlisted_at = '${at(T0, 20).replace('T', ' ').replace('Z', '')}'::TIMESTAMP WHERE id = 'cand_gone'`);
+      await store.run(
+        `UPDATE services SET listed = false, unlisted_at = '${at(T0, 20).replace('T', ' ').replace('Z', '')}'::TIMESTAMP WHERE id = 'cand_gone'`,
+      );
       await computeAt(store, dir, at(T0, 26, 23));
       expect(await intervalOf(store, 'cand_gone')).toBe(168);
       await computeAt(store, dir, at(T0, 27));
       expect(await intervalOf(store, 'cand_gone')).toBe(720);
-      expect((await changesOf(store, 'cand_gone')).at(-1)).toEqual({ changed_at: at(T0, 27), from_hours: 168, to_hours: 720, reason: 'unlisted_7d' });
+      expect((await changesOf(store, 'cand_gone')).at(-1)).toEqual({
+        changed_at: at(T0, 27),
+        from_hours: 168,
+        to_hours: 720,
+        reason: 'unlisted_7d',
+      });
       await store.run(`UPDATE services SET listed = true, unlisted_at = NULL WHERE id = 'cand_gone'`);
       await computeAt(store, dir, at(T0, 30));
       expect(await intervalOf(store, 'cand_gone')).toBe(168);
-      expect((await changesOf(store, 'cand_gone')).at(-1)).toEqual({ changed_at: at(T0, 30), from_hours: 720, to_hours: 168, reason: 'payers_under_5' });
+      expect((await changesOf(store, 'cand_gone')).at(-1)).toEqual({
+        changed_at: at(T0, 30),
+        from_hours: 720,
+        to_hours: 168,
+        reason: 'payers_under_5',
+      });
     });
   });
 

@@ -8,7 +8,10 @@ const NOW = at(T0, 40);
 const ts = (iso: string) => `'${iso.replace('T', ' ').replace('Z', '')}'::TIMESTAMP`;
 
 async function addRun(store: Store, kind: string, startedAt: string, status = 'ok', id = `${kind}_${startedAt}`) {
-  await store.run(`INSERT INTO runs (id, kind, scheduled_at, started_at, finished_at, status) VALUES ($1, $2, NULL, ${ts(startedAt)}, ${ts(startedAt)}, $3)`, [id, kind, status]);
+  await store.run(
+    `INSERT INTO runs (id, kind, scheduled_at, started_at, finished_at, status) VALUES ($1, $2, NULL, ${ts(startedAt)}, ${ts(startedAt)}, $3)`,
+    [id, kind, status],
+  );
 }
 
 describe('stats and status figures', () => {
@@ -19,7 +22,14 @@ describe('stats and status figures', () => {
       await addDiscovered(store, { id: 'cand_m', type: 'mcp_server', protocol: 'mcp' });
       await addDiscovered(store, { id: 'cand_m2', type: 'mcp_server', protocol: 'mcp' });
       // reviewed hourly: 24 checks in (now - 24h, now], one failing
-      await insertCheckSeries(store, { serviceId: 'svc_a', from: at(NOW, -2), to: at(NOW, 0, 1), everyHours: 1, rule: 'reviewed/1', passed: "t <> TIMESTAMP '2026-08-09 05:00:00'" });
+      await insertCheckSeries(store, {
+        serviceId: 'svc_a',
+        from: at(NOW, -2),
+        to: at(NOW, 0, 1),
+        everyHours: 1,
+        rule: 'reviewed/1',
+        passed: "t <> TIMESTAMP '2026-08-09 05:00:00'",
+      });
       await insertChecks(store, [
         makeCheck({ service_id: 'cand_x', checked_at: at(NOW, -1) }), // exactly 24 h ago: outside
         makeCheck({ service_id: 'cand_x', checked_at: at(NOW, -0.5), passed: false }),
@@ -31,7 +41,12 @@ describe('stats and status figures', () => {
       expect(StatsSchema.parse(s)).toEqual(s);
       expect(s).toEqual({
         generated_at: NOW,
-        totals: { services: 4, in_directory: 1, by_tier: { reviewed: 1, discovered: 3 }, by_type: { api_endpoint: 2, mcp_server: 2, task_marketplace: 0 } },
+        totals: {
+          services: 4,
+          in_directory: 1,
+          by_tier: { reviewed: 1, discovered: 3 },
+          by_type: { api_endpoint: 2, mcp_server: 2, task_marketplace: 0 },
+        },
         checks_24h: 26,
         passed_24h: 24,
         checks_24h_by_kind: { reviewed: 24, x402: 1, mcp: 1 },
@@ -77,7 +92,15 @@ describe('stats and status figures', () => {
     const now = new Date('2026-11-25T12:30:00Z');
     const hour = (iso: string) => Math.floor(new Date(iso).getTime() / 3_600_000);
     const ran = new Set([hour('2026-11-25T10:00:00Z'), hour('2026-11-25T12:00:00Z')]);
-    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: new Date('2026-11-25T09:10:00Z'), ranSlots: ran })).toEqual({ scheduled: 3, ran: 2, missed: 1 });
-    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: null, ranSlots: ran })).toEqual({ scheduled: 0, ran: 0, missed: 0 });
+    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: new Date('2026-11-25T09:10:00Z'), ranSlots: ran })).toEqual({
+      scheduled: 3,
+      ran: 2,
+      missed: 1,
+    });
+    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: null, ranSlots: ran })).toEqual({
+      scheduled: 0,
+      ran: 0,
+      missed: 0,
+    });
   });
 });

@@ -62,7 +62,12 @@ describe('payment terms over 90 days', () => {
       await addDiscovered(store, { id: 'cand_t' });
       await insertTerms(store, history('cand_t'));
       // the invalid probes are failed checks, not observations
-      await insertChecks(store, [30, 31, 60, 61].map((d) => makeCheck({ service_id: 'cand_t', checked_at: at(T0, d), passed: false, reason: 'invalid_payment_request' })));
+      await insertChecks(
+        store,
+        [30, 31, 60, 61].map((d) =>
+          makeCheck({ service_id: 'cand_t', checked_at: at(T0, d), passed: false, reason: 'invalid_payment_request' }),
+        ),
+      );
 
       await computeAt(store, dir, at(T0, 100));
       expect(await summaryOf(store, 'cand_t')).toEqual({
@@ -77,7 +82,9 @@ describe('payment terms over 90 days', () => {
         latest_networks: ['eip155:137', 'eip155:8453'],
         latest_mainnet: true,
       });
-      const changes = await store.all<{ changed_at: string; kinds: string[] }>(`SELECT changed_at, kinds FROM terms_changes WHERE service_id = 'cand_t' ORDER BY changed_at`);
+      const changes = await store.all<{ changed_at: string; kinds: string[] }>(
+        `SELECT changed_at, kinds FROM terms_changes WHERE service_id = 'cand_t' ORDER BY changed_at`,
+      );
       expect(changes.map((c) => [iso(c.changed_at), c.kinds])).toEqual([
         [at(T0, 20), ['price']],
         [at(T0, 50), ['pay_to']],
@@ -99,7 +106,13 @@ describe('payment terms over 90 days', () => {
 
       // at day 130 the price change (day 20) and the payTo change (day 50) have left... only day 50 is out at 140
       await computeAt(store, dir, at(T0, 141));
-      expect(await summaryOf(store, 'cand_t')).toMatchObject({ changes_30d: 0, changes_90d: 1, pay_to_changes_90d: 0, current_since: at(T0, 80), window_start: at(T0, 51) });
+      expect(await summaryOf(store, 'cand_t')).toMatchObject({
+        changes_30d: 0,
+        changes_90d: 1,
+        pay_to_changes_90d: 0,
+        current_since: at(T0, 80),
+        window_start: at(T0, 51),
+      });
     });
   });
 
@@ -110,7 +123,13 @@ describe('payment terms over 90 days', () => {
       const rows = [...Array(10).keys(), ...[20, 21, 22]].map((d) => makeTerms({ service_id: 'cand_i', observed_at: at(T0, d) }));
       await insertTerms(store, rows);
       await computeAt(store, dir, at(T0, 23));
-      expect(await summaryOf(store, 'cand_i')).toMatchObject({ current_since: T0, changes_30d: 0, changes_90d: 0, last_change_at: null, last_change_kinds: [] });
+      expect(await summaryOf(store, 'cand_i')).toMatchObject({
+        current_since: T0,
+        changes_30d: 0,
+        changes_90d: 0,
+        last_change_at: null,
+        last_change_kinds: [],
+      });
       expect(await store.all(`SELECT * FROM terms_changes WHERE service_id = 'cand_i'`)).toEqual([]);
     });
   });
@@ -118,7 +137,10 @@ describe('payment terms over 90 days', () => {
   it('limited while tracking is under 90 days (89 vs 91)', async () => {
     await withDb(async (store, dir) => {
       await addDiscovered(store, { id: 'cand_l' });
-      await insertTerms(store, [makeTerms({ service_id: 'cand_l', observed_at: T0 }), makeTerms({ service_id: 'cand_l', observed_at: at(T0, 88) })]);
+      await insertTerms(store, [
+        makeTerms({ service_id: 'cand_l', observed_at: T0 }),
+        makeTerms({ service_id: 'cand_l', observed_at: at(T0, 88) }),
+      ]);
       await computeAt(store, dir, at(T0, 89));
       expect(await summaryOf(store, 'cand_l')).toMatchObject({ limited: true, window_start: T0 });
       await computeAt(store, dir, at(T0, 91));
@@ -133,18 +155,54 @@ describe('payment terms over 90 days', () => {
       await insertTerms(store, [
         makeTerms({ service_id: 'cand_k', observed_at: at(T0, 0) }),
         // asset swapped on the same network
-        makeTerms({ service_id: 'cand_k', observed_at: at(T0, 1), assets: ['eip155:8453|0xother'], amounts: ['exact|eip155:8453|0xother=10000'] }),
+        makeTerms({
+          service_id: 'cand_k',
+          observed_at: at(T0, 1),
+          assets: ['eip155:8453|0xother'],
+          amounts: ['exact|eip155:8453|0xother=10000'],
+        }),
         // scheme and version change
-        makeTerms({ service_id: 'cand_k', observed_at: at(T0, 2), x402_version: 1, schemes: ['upto'], assets: ['eip155:8453|0xother'], amounts: ['upto|eip155:8453|0xother=10000'] }),
+        makeTerms({
+          service_id: 'cand_k',
+          observed_at: at(T0, 2),
+          x402_version: 1,
+          schemes: ['upto'],
+          assets: ['eip155:8453|0xother'],
+          amounts: ['upto|eip155:8453|0xother=10000'],
+        }),
         // timeout only
-        makeTerms({ service_id: 'cand_k', observed_at: at(T0, 3), x402_version: 1, schemes: ['upto'], assets: ['eip155:8453|0xother'], amounts: ['upto|eip155:8453|0xother=10000'], timeouts: [300] }),
+        makeTerms({
+          service_id: 'cand_k',
+          observed_at: at(T0, 3),
+          x402_version: 1,
+          schemes: ['upto'],
+          assets: ['eip155:8453|0xother'],
+          amounts: ['upto|eip155:8453|0xother=10000'],
+          timeouts: [300],
+        }),
         // moved to a test network only: Base removed, Base Sepolia added
-        makeTerms({ service_id: 'cand_k', observed_at: at(T0, 4), x402_version: 1, schemes: ['upto'], networks: ['eip155:84532'], assets: [`eip155:84532|${SEPOLIA_USDC}`], amounts: [`upto|eip155:84532|${SEPOLIA_USDC}=10000`], timeouts: [300] }),
+        makeTerms({
+          service_id: 'cand_k',
+          observed_at: at(T0, 4),
+          x402_version: 1,
+          schemes: ['upto'],
+          networks: ['eip155:84532'],
+          assets: [`eip155:84532|${SEPOLIA_USDC}`],
+          amounts: [`upto|eip155:84532|${SEPOLIA_USDC}=10000`],
+          timeouts: [300],
+        }),
       ]);
       await computeAt(store, dir, at(T0, 5));
-      const changes = await store.all<{ kinds: string[] }>(`SELECT kinds FROM terms_changes WHERE service_id = 'cand_k' ORDER BY changed_at`);
+      const changes = await store.all<{ kinds: string[] }>(
+        `SELECT kinds FROM terms_changes WHERE service_id = 'cand_k' ORDER BY changed_at`,
+      );
       expect(changes.map((c) => c.kinds)).toEqual([['asset'], ['scheme', 'version'], ['other'], ['network_added', 'network_removed']]);
-      expect(await summaryOf(store, 'cand_k')).toMatchObject({ changes_30d: 4, latest_networks: ['eip155:84532'], latest_mainnet: false, limited: true });
+      expect(await summaryOf(store, 'cand_k')).toMatchObject({
+        changes_30d: 4,
+        latest_networks: ['eip155:84532'],
+        latest_mainnet: false,
+        limited: true,
+      });
     });
   });
 });

@@ -69,8 +69,30 @@ describe('openapi.json', () => {
   it('has every query parameter of 4.1 with its bounds', () => {
     const names = (doc.paths['/api/v1/services'].get.parameters as Json[]).map((p) => p.name).sort();
     expect(names).toEqual(
-      ['q', 'tier', 'type', 'host', 'network', 'mainnet', 'passing', 'templated', 'min_pass_rate', 'min_checks', 'min_days', 'min_payers', 'tag',
-        'max_price_usd', 'max_terms_changes_90d', 'listed', 'group', 'sort', 'limit', 'offset', 'scope', 'provider'].sort(),
+      [
+        'q',
+        'tier',
+        'type',
+        'host',
+        'network',
+        'mainnet',
+        'passing',
+        'templated',
+        'min_pass_rate',
+        'min_checks',
+        'min_days',
+        'min_payers',
+        'tag',
+        'max_price_usd',
+        'max_terms_changes_90d',
+        'listed',
+        'group',
+        'sort',
+        'limit',
+        'offset',
+        'scope',
+        'provider',
+      ].sort(),
     );
     const p = (n: string) => param('/api/v1/services', n)!.schema;
     expect(p('q')).toMatchObject({ type: 'string', maxLength: 100 });
@@ -78,7 +100,8 @@ describe('openapi.json', () => {
     expect(p('type').enum).toEqual(['api_endpoint', 'task_marketplace', 'mcp_server']);
     for (const b of ['mainnet', 'passing', 'templated', 'listed']) expect(p(b).type).toBe('boolean');
     expect(p('min_pass_rate')).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
-    for (const i of ['min_checks', 'min_days', 'min_payers', 'max_terms_changes_90d']) expect(p(i)).toMatchObject({ type: 'integer', minimum: 0 });
+    for (const i of ['min_checks', 'min_days', 'min_payers', 'max_terms_changes_90d'])
+      expect(p(i)).toMatchObject({ type: 'integer', minimum: 0 });
     expect(p('tag').pattern).toBe('^[a-z0-9-]{1,32}$');
     expect(p('max_price_usd')).toMatchObject({ type: 'number', minimum: 0 });
     expect(p('group').enum).toEqual(['provider']);
@@ -91,14 +114,22 @@ describe('openapi.json', () => {
 
   it('has every query parameter of 4.2 with its bounds', () => {
     const p = (n: string) => param('/api/v1/changes', n)!.schema;
-    expect((doc.paths['/api/v1/changes'].get.parameters as Json[]).map((x) => x.name).sort()).toEqual(['days', 'needs_review', 'service_id']);
+    expect((doc.paths['/api/v1/changes'].get.parameters as Json[]).map((x) => x.name).sort()).toEqual([
+      'days',
+      'needs_review',
+      'service_id',
+    ]);
     expect(p('days')).toMatchObject({ type: 'integer', minimum: 1, maximum: 90, default: 7 });
     expect(p('needs_review').type).toBe('boolean');
     expect(p('service_id').type).toBe('string');
   });
 
   it('has the path parameter patterns of section 4', () => {
-    expect(doc.paths['/api/v1/services/{id}'].get.parameters[0]).toMatchObject({ in: 'path', required: true, schema: { pattern: '^(svc|cand)_[A-Za-z0-9_-]+$' } });
+    expect(doc.paths['/api/v1/services/{id}'].get.parameters[0]).toMatchObject({
+      in: 'path',
+      required: true,
+      schema: { pattern: '^(svc|cand)_[A-Za-z0-9_-]+$' },
+    });
     expect(doc.paths['/api/v1/reports/{id}'].get.parameters[0]).toMatchObject({
       in: 'path',
       required: true,

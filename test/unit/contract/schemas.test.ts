@@ -19,15 +19,56 @@ import { membersOf } from '../../../site/contract/walk.ts';
 // Members named by the spec (sections 2.1–2.4): the contract must carry every one of them.
 const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'notes', 'query', 'total', 'items', 'hint'];
 const SPEC_SUMMARY = [
-  'id', 'tier', 'type', 'name', 'name_source', 'host', 'url', 'method', 'templated_url', 'operator', 'tags', 'category',
-  'price_usd', 'price_source', 'provider_endpoints', 'networks', 'networks_source', 'mainnet', 'evidence', 'registry_usage',
-  'registry_listing', 'payment_terms', 'links',
+  'id',
+  'tier',
+  'type',
+  'name',
+  'name_source',
+  'host',
+  'url',
+  'method',
+  'templated_url',
+  'operator',
+  'tags',
+  'category',
+  'price_usd',
+  'price_source',
+  'provider_endpoints',
+  'networks',
+  'networks_source',
+  'mainnet',
+  'evidence',
+  'registry_usage',
+  'registry_listing',
+  'payment_terms',
+  'links',
 ];
 const SPEC_EVIDENCE = [
-  'operations', 'check_interval_hours', 'check_interval', 'check_interval_rule', 'schedule_tier', 'monitoring_since',
-  'monitoring_days', 'limited_evidence', 'checks_30d', 'passed_30d', 'missed_30d', 'pass_rate', 'freshness', 'last_check',
+  'operations',
+  'check_interval_hours',
+  'check_interval',
+  'check_interval_rule',
+  'schedule_tier',
+  'monitoring_since',
+  'monitoring_days',
+  'limited_evidence',
+  'checks_30d',
+  'passed_30d',
+  'missed_30d',
+  'pass_rate',
+  'freshness',
+  'last_check',
 ];
-const SPEC_TERMS = ['current_since', 'changes_30d', 'changes_90d', 'pay_to_changes_90d', 'last_change_at', 'last_change_kinds', 'window_start', 'limited'];
+const SPEC_TERMS = [
+  'current_since',
+  'changes_30d',
+  'changes_90d',
+  'pay_to_changes_90d',
+  'last_change_at',
+  'last_change_kinds',
+  'window_start',
+  'limited',
+];
 
 const keys = (s: z.ZodObject) => Object.keys(s.shape).sort();
 

@@ -20,7 +20,14 @@ describe('cli basics', () => {
     try {
       expect((await runCli(['--data', t.dir, '--now', '2026-01-02T03:04:05Z', 'init'])).code).toBe(0);
       expect((await runCli(['--data', t.dir, 'init'])).code).toBe(0);
-      const r = await runCli(['--data', t.dir, 'sql', 'SELECT version, applied_at FROM schema_migrations WHERE version = 1', '--format', 'json']);
+      const r = await runCli([
+        '--data',
+        t.dir,
+        'sql',
+        'SELECT version, applied_at FROM schema_migrations WHERE version = 1',
+        '--format',
+        'json',
+      ]);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([{ version: 1, applied_at: '2026-01-02T03:04:05.000Z' }]);
       const counts = await runCli(['--data', t.dir, 'sql', 'SELECT count(*) AS n FROM services', '--format', 'json']);

@@ -33,12 +33,29 @@ describe('store and migrations', () => {
       try {
         await migrate(s, new Date());
         const cols = async (table: string) =>
-          (await s.all<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = '${table}'`)).map((r) => r.column_name);
-        expect(await cols('services')).toEqual(expect.arrayContaining(['id', 'tier', 'type', 'name', 'host', 'url', 'method', 'templated_url', 'listed']));
+          (await s.all<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = '${table}'`)).map(
+            (r) => r.column_name,
+          );
+        expect(await cols('services')).toEqual(
+          expect.arrayContaining(['id', 'tier', 'type', 'name', 'host', 'url', 'method', 'templated_url', 'listed']),
+        );
         expect(await cols('checks')).toEqual(
           expect.arrayContaining(['service_id', 'operation', 'slot', 'checked_at', 'status', 'passed', 'reason', 'rule', 'latency_ms']),
         );
-        for (const table of ['operations', 'payment_terms', 'interval_changes', 'runs', 'directory', 'doc_snapshots', 'changes', 'reports', 'report_corrections', 'outcomes', 'feedback', 'keys']) {
+        for (const table of [
+          'operations',
+          'payment_terms',
+          'interval_changes',
+          'runs',
+          'directory',
+          'doc_snapshots',
+          'changes',
+          'reports',
+          'report_corrections',
+          'outcomes',
+          'feedback',
+          'keys',
+        ]) {
           expect((await cols(table)).length, table).toBeGreaterThan(0);
         }
       } finally {

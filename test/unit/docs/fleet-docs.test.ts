@@ -19,7 +19,13 @@ describe('atlas docs against fleet documentation pages', () => {
     try {
       const base = defaultConfig();
       const ctx = makeContext(t.dir, { clock, config: { probe: { ...base.probe, allowPrivate: true, resolve: fleet.resolve } } });
-      expect(fleet.docs.map((d) => d.behaviour).sort()).toEqual(['docs-cosmetic', 'docs-failing', 'docs-price', 'docs-typo', 'docs-unchanged']);
+      expect(fleet.docs.map((d) => d.behaviour).sort()).toEqual([
+        'docs-cosmetic',
+        'docs-failing',
+        'docs-price',
+        'docs-typo',
+        'docs-unchanged',
+      ]);
       for (const d of fleet.docs) {
         const id = `svc_${d.name}`;
         await store.run(

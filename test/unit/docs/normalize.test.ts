@@ -11,7 +11,9 @@ const PAGE = `<!doctype html><html><head><title>Weather API</title><style>body{c
 
 describe('documentation normalization', () => {
   it('turns HTML into text lines: scripts, styles and comments dropped, tags stripped, whitespace collapsed', () => {
-    expect(htmlToText(PAGE)).toBe(['Weather API', 'Price: $0.01 per call, paid in USDC on Base.', 'GET /v1/forecast', 'Auth: none'].join('\n'));
+    expect(htmlToText(PAGE)).toBe(
+      ['Weather API', 'Price: $0.01 per call, paid in USDC on Base.', 'GET /v1/forecast', 'Auth: none'].join('\n'),
+    );
   });
 
   it('ignores cosmetic changes: re-indentation, line wrapping, scripts, styles, comments', () => {
@@ -49,7 +51,9 @@ describe('documentation normalization', () => {
     const b = normalizeContent('{\n  "a": {"x": "s", "y": [1, 2]},\n  "b": 1\n}', 'application/json');
     expect(a.kind).toBe('json');
     expect(a.hash).toBe(b.hash);
-    expect(canonicalJson({ b: 1, a: { y: [1, 2], x: 's' } })).toBe('{\n  "a": {\n    "x": "s",\n    "y": [\n      1,\n      2\n    ]\n  },\n  "b": 1\n}');
+    expect(canonicalJson({ b: 1, a: { y: [1, 2], x: 's' } })).toBe(
+      '{\n  "a": {\n    "x": "s",\n    "y": [\n      1,\n      2\n    ]\n  },\n  "b": 1\n}',
+    );
     // JSON sniffed without a content type; invalid JSON falls back to text.
     expect(normalizeContent('[1, 2]', null).kind).toBe('json');
     expect(normalizeContent('{not json', 'application/json').kind).toBe('text');

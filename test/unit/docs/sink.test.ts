@@ -4,7 +4,9 @@ import { ChangeList } from '../../../site/contract/changes.ts';
 import { openTestStore, tempDir } from '../../helpers/context.ts';
 
 const page = (price: string, extra = '') =>
-  Buffer.from(`<html><body><script>x=${Math.random()}</script><h1>API</h1><p>Costs ${price} per call on Base.</p><p>Call GET /v1/data${extra}</p></body></html>`);
+  Buffer.from(
+    `<html><body><script>x=${Math.random()}</script><h1>API</h1><p>Costs ${price} per call on Base.</p><p>Call GET /v1/data${extra}</p></body></html>`,
+  );
 
 describe('documentation sink', () => {
   it('baseline, unchanged, changed, failed; listChanges filters', async () => {

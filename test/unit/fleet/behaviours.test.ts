@@ -73,7 +73,9 @@ describe('default fleet', () => {
     }
     if (process.env.FLEET_VERBOSE) console.log(`fleet verdicts (${results.length} endpoints):\n${table.join('\n')}`);
     const passing = results.filter(({ e }) => e.expected.passed).length;
-    console.log(`fleet: ${results.length} endpoints answered as expected (${passing} expected to pass, ${results.length - passing} to fail)`);
+    console.log(
+      `fleet: ${results.length} endpoints answered as expected (${passing} expected to pass, ${results.length - passing} to fail)`,
+    );
   });
 });
 

@@ -18,7 +18,11 @@ export async function hit(
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 10_000);
   try {
-    const headers: Record<string, string> = { accept: opts.accept ?? 'application/json', 'user-agent': 'AtlasFleetTest/1', ...opts.headers };
+    const headers: Record<string, string> = {
+      accept: opts.accept ?? 'application/json',
+      'user-agent': 'AtlasFleetTest/1',
+      ...opts.headers,
+    };
     if (method === 'POST') headers['content-type'] = 'application/json';
     const r = await request(url, { method, headers, body: method === 'POST' ? '{}' : null, dispatcher: agent, signal: ac.signal });
     const h: Record<string, string> = {};
@@ -32,7 +36,8 @@ export async function hit(
     return { status: r.statusCode, headers: h, body, error: null };
   } catch (e) {
     const err = e as { code?: string; name?: string; cause?: { code?: string } };
-    const code = err.name === 'AbortError' ? 'AbortError' : typeof err.code === 'string' ? err.code : (err.cause?.code ?? err.name ?? 'unknown');
+    const code =
+      err.name === 'AbortError' ? 'AbortError' : typeof err.code === 'string' ? err.code : (err.cause?.code ?? err.name ?? 'unknown');
     return { status: null, headers: {}, body: '', error: code };
   } finally {
     clearTimeout(timer);

@@ -79,7 +79,13 @@ describe('documentation pages', () => {
   };
 
   it('follow the script around docsChangeAt', async () => {
-    expect(fleet.docs.map((d) => d.behaviour).sort()).toEqual(['docs-cosmetic', 'docs-failing', 'docs-price', 'docs-typo', 'docs-unchanged']);
+    expect(fleet.docs.map((d) => d.behaviour).sort()).toEqual([
+      'docs-cosmetic',
+      'docs-failing',
+      'docs-price',
+      'docs-typo',
+      'docs-unchanged',
+    ]);
     clock.set(new Date(fleet.timeline.docsChangeAt.getTime() - DAY_MS));
     const before = new Map<string, string>();
     for (const d of fleet.docs) {

@@ -45,11 +45,18 @@ describe('fleet expectations agree with the probe', () => {
             protocol: e.protocol,
             slot: at,
           };
-          const out = await probeOne(op, { fetcher, settings: { userAgent: 'AtlasFleetTest/1', contactUrl: 'https://atlas.example/probe' }, secret: 'fleet-test', now: clock });
+          const out = await probeOne(op, {
+            fetcher,
+            settings: { userAgent: 'AtlasFleetTest/1', contactUrl: 'https://atlas.example/probe' },
+            secret: 'fleet-test',
+            now: clock,
+          });
           const got = { passed: out.verdict.passed, reason: out.verdict.reason, status: out.response.ok ? out.response.status : null };
           const want = e.expectedAt(at);
           if (got.passed !== want.passed || got.reason !== want.reason || got.status !== want.status) {
-            mismatches.push(`${at.toISOString()} ${e.name}: expected ${JSON.stringify(want)}, probe ${JSON.stringify(got)} (${out.verdict.detail})`);
+            mismatches.push(
+              `${at.toISOString()} ${e.name}: expected ${JSON.stringify(want)}, probe ${JSON.stringify(got)} (${out.verdict.detail})`,
+            );
           }
         }),
       );
@@ -67,9 +74,15 @@ describe('fleet expectations agree with the probe', () => {
           protocol: null,
           slot: at,
         };
-        const out = await probeOne(op, { fetcher, settings: { userAgent: 'AtlasFleetTest/1', contactUrl: 'https://atlas.example/probe' }, secret: 'fleet-test', now: clock });
+        const out = await probeOne(op, {
+          fetcher,
+          settings: { userAgent: 'AtlasFleetTest/1', contactUrl: 'https://atlas.example/probe' },
+          secret: 'fleet-test',
+          now: clock,
+        });
         const got = { passed: out.verdict.passed, reason: out.verdict.reason, status: out.response.ok ? out.response.status : null };
-        if (JSON.stringify(got) !== JSON.stringify(d.expected)) mismatches.push(`${at.toISOString()} docs ${d.name}: expected ${JSON.stringify(d.expected)}, probe ${JSON.stringify(got)}`);
+        if (JSON.stringify(got) !== JSON.stringify(d.expected))
+          mismatches.push(`${at.toISOString()} docs ${d.name}: expected ${JSON.stringify(d.expected)}, probe ${JSON.stringify(got)}`);
       }
     }
     expect(mismatches).toEqual([]);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpOfficialMetaSchema, McpPageSchema, McpRemoteSchema, McpServerSchema, OFFICIAL_META } from '../../../pipeline/ingest/mcp/schema.ts';
+import {
+  McpOfficialMetaSchema,
+  McpPageSchema,
+  McpRemoteSchema,
+  McpServerSchema,
+  OFFICIAL_META,
+} from '../../../pipeline/ingest/mcp/schema.ts';
 import { X402AcceptSchema, X402ItemSchema, X402PageSchema } from '../../../pipeline/ingest/x402/schema.ts';
 import { normalizeTags, sanitizeText, TEXT_LIMITS } from '../../../pipeline/core/sanitize.ts';
 import { startFleet, type Fleet } from '../../fleet/index.ts';
@@ -57,7 +63,11 @@ describe('x402 discovery registry', () => {
     expect(first.x402Version).toBe(2);
     expect(first.pagination).toEqual({ limit: 10, offset: 0, total: x402Listed().length });
     const all = await walkX402(10);
-    expect([...all.keys()].sort()).toEqual(x402Listed().map((e) => e.url).sort());
+    expect([...all.keys()].sort()).toEqual(
+      x402Listed()
+        .map((e) => e.url)
+        .sort(),
+    );
     for (const it of all.values()) {
       expect(it.type).toBe('http');
       expect(Array.isArray(it.accepts) && it.accepts.length).toBeTruthy();

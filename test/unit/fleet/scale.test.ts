@@ -61,7 +61,10 @@ describe('fleet at benchmark size', () => {
         `fleet scale: 20,000 endpoints; 2,000 concurrent requests on 2,000 hosts answered correctly in ${Math.round(ms)} ms; ` +
           `rss +${Math.round((process.memoryUsage().rss - rssBefore) / 1e6)} MB`,
       );
-      const page = (await (await fetch(`${fleet.x402RegistryUrl}?type=http&limit=1000&offset=10000`)).json()) as { items: unknown[]; pagination: { total: number } };
+      const page = (await (await fetch(`${fleet.x402RegistryUrl}?type=http&limit=1000&offset=10000`)).json()) as {
+        items: unknown[];
+        pagination: { total: number };
+      };
       expect(page.items.length).toBe(1000);
       expect(page.pagination.total).toBe(fleet.endpoints.filter((e) => e.protocol === 'x402' && e.listed).length);
     } finally {
@@ -85,7 +88,10 @@ describe('fleet at benchmark size', () => {
 describe('fleet in a child process', () => {
   it('serves the same endpoints, forwards setListed and follows syncClock', async () => {
     const clock = testClock('2026-10-01T00:00:00Z');
-    const fleet = await startFleetProcess({ clock, timeline: { outages: [{ start: new Date('2026-10-02T00:00:00Z'), end: new Date('2026-10-03T00:00:00Z') }] } });
+    const fleet = await startFleetProcess({
+      clock,
+      timeline: { outages: [{ start: new Date('2026-10-02T00:00:00Z'), end: new Date('2026-10-03T00:00:00Z') }] },
+    });
     const agent = fleetAgent();
     try {
       expect(fleet.pid).toBeGreaterThan(0);

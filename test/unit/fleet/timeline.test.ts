@@ -13,7 +13,10 @@ let fleet: Fleet;
 const agent = fleetAgent();
 
 beforeAll(async () => {
-  fleet = await startFleet({ clock, timeline: { outages: [{ start: new Date('2026-10-05T00:00:00Z'), end: new Date('2026-10-05T06:00:00Z') }] } });
+  fleet = await startFleet({
+    clock,
+    timeline: { outages: [{ start: new Date('2026-10-05T00:00:00Z'), end: new Date('2026-10-05T06:00:00Z') }] },
+  });
 });
 afterAll(async () => {
   await fleet?.close();

@@ -106,11 +106,34 @@ describe('reviewed listings', () => {
       expect(again.counts.operations_inserted).toBe(0);
       expect(await dumpIngestTables(store)).toEqual(first);
       const svc = first['services']!.find((s) => (s as { id: string }).id === 'svc_coingecko-x402') as Record<string, unknown>;
-      expect(svc).toMatchObject({ tier: 'reviewed', name_source: 'atlas', protocol: 'x402', active: true, listed: true, operator_price_usd: 0.01 });
+      expect(svc).toMatchObject({
+        tier: 'reviewed',
+        name_source: 'atlas',
+        protocol: 'x402',
+        active: true,
+        listed: true,
+        operator_price_usd: 0.01,
+      });
       expect(svc['monitoring_since']).toBe('2026-11-20 09:00:00');
       expect(first['interval_changes']!.filter((c) => (c as { service_id: string }).service_id === 'svc_coingecko-x402')).toEqual([
-        { service_id: 'svc_coingecko-x402', operation: 'docs', changed_at: '2026-11-20 09:00:00', from_hours: null, to_hours: 24, rule: 'schedule/1', reason: 'reviewed_fixed' },
-        { service_id: 'svc_coingecko-x402', operation: 'primary', changed_at: '2026-11-20 09:00:00', from_hours: null, to_hours: 1, rule: 'schedule/1', reason: 'reviewed_fixed' },
+        {
+          service_id: 'svc_coingecko-x402',
+          operation: 'docs',
+          changed_at: '2026-11-20 09:00:00',
+          from_hours: null,
+          to_hours: 24,
+          rule: 'schedule/1',
+          reason: 'reviewed_fixed',
+        },
+        {
+          service_id: 'svc_coingecko-x402',
+          operation: 'primary',
+          changed_at: '2026-11-20 09:00:00',
+          from_hours: null,
+          to_hours: 1,
+          rule: 'schedule/1',
+          reason: 'reviewed_fixed',
+        },
       ]);
     } finally {
       store.close();

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
-import { fillRemoteUrl, httpJsonFetcher, ingestMcp, mcpCandidateId, normalizeMcpEntry, parseMcpEntry } from '../../../pipeline/ingest/index.ts';
+import {
+  fillRemoteUrl,
+  httpJsonFetcher,
+  ingestMcp,
+  mcpCandidateId,
+  normalizeMcpEntry,
+  parseMcpEntry,
+} from '../../../pipeline/ingest/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { dumpIngestTables, mcpEntry, serveJson } from './support.ts';
@@ -32,13 +39,21 @@ function registry(entries: () => Record<string, unknown>[], legacyCursor = false
     const start = Number(u.searchParams.get('cursor') ?? 0);
     const servers = all.slice(start, start + 2);
     const next = start + 2 < all.length ? String(start + 2) : undefined;
-    return { body: { servers, metadata: { count: servers.length, ...(next ? (legacyCursor ? { next_cursor: next } : { nextCursor: next }) : {}) } } };
+    return {
+      body: {
+        servers,
+        metadata: { count: servers.length, ...(next ? (legacyCursor ? { next_cursor: next } : { nextCursor: next }) : {}) },
+      },
+    };
   };
 }
 
 describe('MCP registry ingest', () => {
   it('fills {variable} placeholders from default, value or first choice; otherwise the URL is templated', () => {
-    expect(fillRemoteUrl('https://{tenant}.x.example/mcp', { tenant: { default: 'demo' } })).toEqual({ url: 'https://demo.x.example/mcp', templated: false });
+    expect(fillRemoteUrl('https://{tenant}.x.example/mcp', { tenant: { default: 'demo' } })).toEqual({
+      url: 'https://demo.x.example/mcp',
+      templated: false,
+    });
     expect(fillRemoteUrl('https://{r}.x.example/{v}/sse', { r: { choices: ['eu', 'us'] }, v: { value: 'v2' } })).toEqual({
       url: 'https://eu.x.example/v2/sse',
       templated: false,
@@ -47,7 +62,10 @@ describe('MCP registry ingest', () => {
       url: 'https://x.example/{a}/{b}',
       templated: true,
     });
-    expect(fillRemoteUrl('https://x.example/{a}', { a: { default: '../../admin?x=1' } })).toEqual({ url: 'https://x.example/..%2F..%2Fadmin%3Fx%3D1', templated: false });
+    expect(fillRemoteUrl('https://x.example/{a}', { a: { default: '../../admin?x=1' } })).toEqual({
+      url: 'https://x.example/..%2F..%2Fadmin%3Fx%3D1',
+      templated: false,
+    });
     expect(fillRemoteUrl('https://x.example/mcp', null)).toEqual({ url: 'https://x.example/mcp', templated: false });
   });
 
@@ -88,16 +106,27 @@ describe('MCP registry ingest', () => {
     await withDb(async (store, dir) => {
       const ctx = makeContext(dir);
       const a = await ingestMcp(ctx, store, { source: SAMPLE });
-      expect(a.counts).toMatchObject({ mode: 'full', complete: true, no_remotes: 3, templated: 1, deleted: 2, skipped_unknown_unlisted: 2 });
+      expect(a.counts).toMatchObject({
+        mode: 'full',
+        complete: true,
+        no_remotes: 3,
+        templated: 1,
+        deleted: 2,
+        skipped_unknown_unlisted: 2,
+      });
       expect(a.counts.servers).toBeGreaterThanOrEqual(40);
       const first = await dumpIngestTables(store);
       const b = await ingestMcp(ctx, store, { source: SAMPLE });
       expect(b.counts).toMatchObject({ inserted: 0, updated: a.counts.inserted, delisted_missing: 0 });
       expect(await dumpIngestTables(store)).toEqual(first);
-      const kinds = await store.all("SELECT remote_type, count(*)::INT AS n FROM services WHERE protocol = 'mcp' GROUP BY ALL ORDER BY ALL");
+      const kinds = await store.all(
+        "SELECT remote_type, count(*)::INT AS n FROM services WHERE protocol = 'mcp' GROUP BY ALL ORDER BY ALL",
+      );
       expect(kinds.map((k) => (k as { remote_type: string }).remote_type)).toEqual(['sse', 'streamable-http']);
       // The older version listed next to the latest is not tracked.
-      expect(await store.all("SELECT url FROM services WHERE mcp_server_name = 'dev.mcpworks/forecasts'")).toEqual([{ url: 'https://forecasts.mcpworks.example/mcp' }]);
+      expect(await store.all("SELECT url FROM services WHERE mcp_server_name = 'dev.mcpworks/forecasts'")).toEqual([
+        { url: 'https://forecasts.mcpworks.example/mcp' },
+      ]);
       const hostile = await store.all<{ name: string }>("SELECT name FROM services WHERE host = 'hostile.prank.example'");
       expect(hostile[0]!.name.length).toBeLessThanOrEqual(120);
       expect(hostile[0]!.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
@@ -121,7 +150,9 @@ describe('MCP registry ingest', () => {
       try {
         const full = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
         expect(full.counts).toMatchObject({ mode: 'full', inserted: 3, pages: 2 });
-        expect(s.requests.map((r) => [r.searchParams.get('version'), r.searchParams.get('cursor'), r.searchParams.get('updated_since')])).toEqual([
+        expect(
+          s.requests.map((r) => [r.searchParams.get('version'), r.searchParams.get('cursor'), r.searchParams.get('updated_since')]),
+        ).toEqual([
           ['latest', null, null],
           ['latest', '2', null],
         ]);
@@ -135,9 +166,20 @@ describe('MCP registry ingest', () => {
         ];
         s.requests.length = 0;
         const inc = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
-        expect(inc.counts).toMatchObject({ mode: 'incremental', updated_since: '2026-11-10T00:00:00.000Z', inserted: 1, delisted_status: 1, delisted_missing: 0 });
+        expect(inc.counts).toMatchObject({
+          mode: 'incremental',
+          updated_since: '2026-11-10T00:00:00.000Z',
+          inserted: 1,
+          delisted_status: 1,
+          delisted_missing: 0,
+        });
         expect(s.requests[0]!.searchParams.get('updated_since')).toBe('2026-11-10T00:00:00.000Z');
-        expect(await state('io.github.x/beta')).toEqual({ listed: false, mcp_status: 'deleted', unlisted_at: '2026-11-11 00:00:00', last_seen_at: '2026-11-10 00:00:00' });
+        expect(await state('io.github.x/beta')).toEqual({
+          listed: false,
+          mcp_status: 'deleted',
+          unlisted_at: '2026-11-11 00:00:00',
+          last_seen_at: '2026-11-10 00:00:00',
+        });
         expect(await state('io.github.x/gamma')).toMatchObject({ listed: true });
         expect(await state('io.github.x/alpha')).toMatchObject({ listed: true, last_seen_at: '2026-11-10 00:00:00' }); // not in the incremental answer
 
@@ -151,12 +193,16 @@ describe('MCP registry ingest', () => {
         const back = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0, full: true });
         expect(back.counts).toMatchObject({ mode: 'full', relisted: 1, delisted_missing: 1 });
         expect(await state('io.github.x/gamma')).toMatchObject({ listed: false, unlisted_at: '2026-11-12 00:00:00' });
-        expect(await store.all(`SELECT event_at, listed, reason FROM listing_events WHERE service_id = '${svc('io.github.x/beta')}' ORDER BY event_at`)).toEqual([
+        expect(
+          await store.all(
+            `SELECT event_at, listed, reason FROM listing_events WHERE service_id = '${svc('io.github.x/beta')}' ORDER BY event_at`,
+          ),
+        ).toEqual([
           { event_at: '2026-11-10 00:00:00', listed: true, reason: 'first_seen' },
           { event_at: '2026-11-11 00:00:00', listed: false, reason: 'deleted_status' },
           { event_at: '2026-11-12 00:00:00', listed: true, reason: 'status_active' },
         ]);
-        expect(await store.all("SELECT source, last_sync_at, last_complete_at FROM sync_state")).toEqual([
+        expect(await store.all('SELECT source, last_sync_at, last_complete_at FROM sync_state')).toEqual([
           { source: 'mcp:official', last_sync_at: '2026-11-12 00:00:00', last_complete_at: '2026-11-12 00:00:00' },
         ]);
       } finally {
@@ -168,7 +214,12 @@ describe('MCP registry ingest', () => {
   it('a malformed page leaves the database unchanged', async () => {
     await withDb(async (store, dir) => {
       const ctx = makeContext(dir);
-      const entries = [mcpEntry('a/one', 'https://one.example/mcp'), mcpEntry('a/two', 'https://two.example/mcp'), mcpEntry('a/three', 'https://three.example/mcp'), mcpEntry('a/four', 'https://four.example/mcp')];
+      const entries = [
+        mcpEntry('a/one', 'https://one.example/mcp'),
+        mcpEntry('a/two', 'https://two.example/mcp'),
+        mcpEntry('a/three', 'https://three.example/mcp'),
+        mcpEntry('a/four', 'https://four.example/mcp'),
+      ];
       let broken = false;
       const good = registry(() => entries);
       const s = await serveJson((u) => (broken && u.searchParams.get('cursor') ? { body: { servers: { not: 'a list' } } } : good(u)));
@@ -177,7 +228,9 @@ describe('MCP registry ingest', () => {
         const before = await dumpIngestTables(store);
         broken = true;
         entries.pop();
-        await expect(ingestMcp(ctx, store, { source: `${s.url}/v0.1/servers`, fetcher: noRetry, delayMs: 0, full: true })).rejects.toMatchObject({
+        await expect(
+          ingestMcp(ctx, store, { source: `${s.url}/v0.1/servers`, fetcher: noRetry, delayMs: 0, full: true }),
+        ).rejects.toMatchObject({
           code: 'source_failed',
           message: expect.stringMatching(/page 2 \(cursor 2\): not a \/v0.1\/servers page \(servers: /),
         });

@@ -9,7 +9,9 @@ export interface JsonServer {
   close(): Promise<void>;
 }
 
-export async function serveJson(handler: (u: URL, req: IncomingMessage) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>): Promise<JsonServer> {
+export async function serveJson(
+  handler: (u: URL, req: IncomingMessage) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>,
+): Promise<JsonServer> {
   const requests: URL[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -68,7 +70,13 @@ export function x402Item(url: string, extra: Record<string, unknown> = {}): Reco
 }
 
 /** An MCP registry entry in the /v0.1 shape. */
-export function mcpEntry(name: string, url: string, status = 'active', updatedAt = '2026-11-20T00:00:00Z', extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function mcpEntry(
+  name: string,
+  url: string,
+  status = 'active',
+  updatedAt = '2026-11-20T00:00:00Z',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     server: { name, description: `${name} tools`, version: '1.0.0', remotes: [{ type: 'streamable-http', url }], ...extra },
     _meta: { 'io.modelcontextprotocol.registry/official': { status, publishedAt: '2026-11-01T00:00:00Z', updatedAt, isLatest: true } },

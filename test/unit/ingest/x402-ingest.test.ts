@@ -57,7 +57,9 @@ describe('x402 registry ingest', () => {
         FROM services WHERE tier = 'discovered' AND protocol = 'x402'`);
       expect(stats[0]).toMatchObject({ decoys: 1, unpriced: 1 });
       for (const k of ['templated', 'v1', 'v2', 'testnet', 'post']) expect(Number(stats[0]![k])).toBeGreaterThan(0);
-      const ops = await store.all("SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'");
+      const ops = await store.all(
+        "SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'",
+      );
       expect(ops).toEqual([{ kind: 'call', is_primary: true, pass_rule: 'x402-mainnet/1', interval_hours: 24, id: 'primary' }]);
       const ic = await store.all("SELECT DISTINCT from_hours, to_hours, rule, reason FROM interval_changes WHERE service_id LIKE 'cand_%'");
       expect(ic).toEqual([{ from_hours: null, to_hours: 24, rule: 'schedule/1', reason: 'new_until_third_probe' }]);
@@ -106,7 +108,9 @@ describe('x402 registry ingest', () => {
         const s = await serveJson(registry(() => urls, { cap: 10, total, hidden, repeatPastEnd: true }));
         try {
           const r = await ingestX402(makeContext(dir), store, { source: `${s.url}/discovery/resources`, fetcher: noRetry, pageSize: 100 });
-          const got = (await store.all<{ url: string }>("SELECT url FROM services WHERE tier = 'discovered' ORDER BY url")).map((x) => x.url);
+          const got = (await store.all<{ url: string }>("SELECT url FROM services WHERE tier = 'discovered' ORDER BY url")).map(
+            (x) => x.url,
+          );
           expect(got).toEqual(urls.filter((u) => !hidden.has(u)).sort());
           expect(r.counts.complete).toBe(true);
           const offsets = s.requests.map((q) => q.searchParams.get('offset'));
@@ -148,14 +152,22 @@ describe('x402 registry ingest', () => {
         });
         expect(await dumpIngestTables(store)).toEqual(before);
         mode = 'http500';
-        await expect(ingestX402(ctx, store, { source: `${s.url}/r`, fetcher: noRetry })).rejects.toMatchObject({ code: 'source_failed', message: expect.stringMatching(/HTTP 500/) });
+        await expect(ingestX402(ctx, store, { source: `${s.url}/r`, fetcher: noRetry })).rejects.toMatchObject({
+          code: 'source_failed',
+          message: expect.stringMatching(/HTTP 500/),
+        });
         expect(await dumpIngestTables(store)).toEqual(before);
-        const runs = await store.all<{ status: string; error: string | null }>("SELECT status, error FROM runs WHERE kind = 'ingest_x402' ORDER BY started_at, status");
+        const runs = await store.all<{ status: string; error: string | null }>(
+          "SELECT status, error FROM runs WHERE kind = 'ingest_x402' ORDER BY started_at, status",
+        );
         expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'failed', 'ok']);
         // A malformed snapshot file fails the same way.
         const file = join(dir, 'bad.json');
         writeFileSync(file, JSON.stringify([{ items: [x402Item('https://new.example/x')] }, { pagination: {} }]));
-        await expect(ingestX402(ctx, store, { source: file })).rejects.toMatchObject({ code: 'source_failed', message: expect.stringContaining('page 2') });
+        await expect(ingestX402(ctx, store, { source: file })).rejects.toMatchObject({
+          code: 'source_failed',
+          message: expect.stringContaining('page 2'),
+        });
         expect(await dumpIngestTables(store)).toEqual(before);
       } finally {
         await s.close();
@@ -172,7 +184,9 @@ describe('x402 registry ingest', () => {
       const src = `${s.url}/platform/v2/x402/discovery/resources`;
       const gone = x402CandidateId('GET', 'https://b.example/2');
       const row = async () =>
-        (await store.all(`SELECT listed, first_seen_at, last_seen_at, unlisted_at, monitoring_since FROM services WHERE id = '${gone}'`))[0];
+        (
+          await store.all(`SELECT listed, first_seen_at, last_seen_at, unlisted_at, monitoring_since FROM services WHERE id = '${gone}'`)
+        )[0];
       try {
         await ingestX402(ctx, store, { source: src, fetcher: noRetry });
         clock.set('2026-11-02T06:00:00Z');
@@ -192,8 +206,15 @@ describe('x402 registry ingest', () => {
         const r3 = await ingestX402(ctx, store, { source: src, fetcher: noRetry, maxPages: 1 });
         expect(r3.counts).toMatchObject({ complete: false, delisted_missing: 0, relisted: 1 });
         expect((await store.all("SELECT listed FROM services WHERE url = 'https://a.example/1'"))[0]).toEqual({ listed: true });
-        expect(await row()).toMatchObject({ listed: true, unlisted_at: null, last_seen_at: '2026-11-03 00:00:00', first_seen_at: '2026-11-01 00:00:00' });
-        expect(await store.all(`SELECT event_at, listed, registry, reason FROM listing_events WHERE service_id = '${gone}' ORDER BY event_at`)).toEqual([
+        expect(await row()).toMatchObject({
+          listed: true,
+          unlisted_at: null,
+          last_seen_at: '2026-11-03 00:00:00',
+          first_seen_at: '2026-11-01 00:00:00',
+        });
+        expect(
+          await store.all(`SELECT event_at, listed, registry, reason FROM listing_events WHERE service_id = '${gone}' ORDER BY event_at`),
+        ).toEqual([
           { event_at: '2026-11-01 00:00:00', listed: true, registry: 'cdp', reason: 'first_seen' },
           { event_at: '2026-11-02 06:00:00', listed: false, registry: 'cdp', reason: 'missing_from_sweep' },
           { event_at: '2026-11-03 00:00:00', listed: true, registry: 'cdp', reason: 'relisted' },

@@ -15,7 +15,16 @@ describe('x402 registry item → service record', () => {
     const v1 = norm({
       resource: 'https://a.example/x',
       x402Version: 1,
-      accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '5000', asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', payTo: '0x1', outputSchema: { input: { method: 'PUT' } } }],
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base',
+          maxAmountRequired: '5000',
+          asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+          payTo: '0x1',
+          outputSchema: { input: { method: 'PUT' } },
+        },
+      ],
     });
     expect(v1.method).toBe('PUT');
     expect(v1.x402_version).toBe(1);
@@ -41,7 +50,11 @@ describe('x402 registry item → service record', () => {
     expect(r.registry_networks).toEqual(['eip155:137', 'eip155:8453', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp']);
     const unpriced = norm(x402Item('https://p.example/', { accepts: [{ network: 'base', amount: '1000', asset: 'USDC' }] }));
     expect(unpriced.registry_price_usd).toBeNull();
-    const decoy = norm(x402Item('https://p.example/', { accepts: [{ network: 'base', amount: '2500000000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }] }));
+    const decoy = norm(
+      x402Item('https://p.example/', {
+        accepts: [{ network: 'base', amount: '2500000000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }],
+      }),
+    );
     expect(decoy.registry_price_usd).toBe(2500);
   });
 
@@ -56,12 +69,17 @@ describe('x402 registry item → service record', () => {
   });
 
   it('names from serviceName, else label, else the host; tags by the spec rule; usage and listing data', () => {
-    const named = norm(x402Item('https://API.Example.com/x', { serviceName: 'Weather', tags: ['Weather Data', 'a_b', '<b>x</b>', 'ok-1', 7] }));
+    const named = norm(
+      x402Item('https://API.Example.com/x', { serviceName: 'Weather', tags: ['Weather Data', 'a_b', '<b>x</b>', 'ok-1', 7] }),
+    );
     expect(named).toMatchObject({ name: 'Weather', host: 'api.example.com', tags: ['weather-data', 'a-b', 'bxb', 'ok-1'] });
     expect(norm(x402Item('https://h.example/x', { label: 'Lbl' })).name).toBe('Lbl');
     expect(norm(x402Item('https://h.example/x', { serviceName: '  \u202E ' })).name).toBe('h.example');
     const u = norm(
-      x402Item('https://h.example/x', { lastUpdated: 1764028800, quality: { l30DaysTotalCalls: 1200, l30DaysUniquePayers: '17', lastCalledAt: '2026-11-24T10:00:00Z' } }),
+      x402Item('https://h.example/x', {
+        lastUpdated: 1764028800,
+        quality: { l30DaysTotalCalls: 1200, l30DaysUniquePayers: '17', lastCalledAt: '2026-11-24T10:00:00Z' },
+      }),
       2,
     );
     expect(u).toMatchObject({
@@ -86,7 +104,9 @@ describe('x402 registry item → service record', () => {
 
   it('sanitizes hostile text; the raw item keeps sanitized strings and a hash instead of payTo', () => {
     const hostile = `Evil\u202E txt.exe\u0007\u0000 <script>alert(1)</script> ${'A'.repeat(10_000)}`;
-    const r = norm(x402Item('https://evil.example/x', { serviceName: hostile, description: 'line1\nline2\u001b[31m\u2066', tags: ['\u202Ecrypto'] }));
+    const r = norm(
+      x402Item('https://evil.example/x', { serviceName: hostile, description: 'line1\nline2\u001b[31m\u2066', tags: ['\u202Ecrypto'] }),
+    );
     expect(r.name.length).toBeLessThanOrEqual(120);
     expect(r.name.startsWith('Evil txt.exe <script>alert(1)</script> AAA')).toBe(true);
     expect(r.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
@@ -97,6 +117,8 @@ describe('x402 registry item → service record', () => {
     expect(raw).not.toContain('0x1111111111111111111111111111111111111111');
     expect(raw).toContain('payTo_hash');
     expect((r.registry_raw as { serviceName: string }).serviceName.length).toBeLessThanOrEqual(1000);
-    expect(sanitizeRaw({ a: Array.from({ length: 80 }, (_, i) => i) }, 's')).toEqual({ a: [...Array.from({ length: 50 }, (_, i) => i), '[30 more items capped]'] });
+    expect(sanitizeRaw({ a: Array.from({ length: 80 }, (_, i) => i) }, 's')).toEqual({
+      a: [...Array.from({ length: 50 }, (_, i) => i), '[30 more items capped]'],
+    });
   });
 });

@@ -8,7 +8,15 @@ describe('MCP parts', () => {
   it('derives the search input schema from the contract parameter table', () => {
     expect(Object.keys(SearchServicesInput.shape).sort()).toEqual(SERVICES_QUERY_PARAMS.map((p) => p.name).sort());
     expect(SearchServicesInput.safeParse({ limit: 100, mainnet: false, tier: 'reviewed', tag: 'ai-tools' }).success).toBe(true);
-    for (const bad of [{ limit: 0 }, { limit: 1.5 }, { tier: 'gold' }, { min_pass_rate: -0.1 }, { tag: 'A' }, { extra: true }, { mainnet: 'yes' }]) {
+    for (const bad of [
+      { limit: 0 },
+      { limit: 1.5 },
+      { tier: 'gold' },
+      { min_pass_rate: -0.1 },
+      { tag: 'A' },
+      { extra: true },
+      { mainnet: 'yes' },
+    ]) {
       expect(SearchServicesInput.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -17,10 +25,22 @@ describe('MCP parts', () => {
     const value = {
       items: [
         { id: 'svc_a', tier: 'reviewed', name_source: 'atlas', name: 'A', tags: ['x'] },
-        { id: 'cand_b', tier: 'discovered', name_source: 'registry', name: 'B', operator: null, tags: [], category: null, description: 'd' },
+        {
+          id: 'cand_b',
+          tier: 'discovered',
+          name_source: 'registry',
+          name: 'B',
+          operator: null,
+          tags: [],
+          category: null,
+          description: 'd',
+        },
       ],
       registry_text: { third_party_text: true, name: 'x' },
-      claims: [{ source: 'operator', text: 'ok' }, { source: 'registry', text: 'hmm' }],
+      claims: [
+        { source: 'operator', text: 'ok' },
+        { source: 'registry', text: 'hmm' },
+      ],
       change: { service_id: 'svc_a', diff: [{ op: '+', line: 'x' }] },
     };
     expect(untrustedPaths(value)).toEqual([

@@ -58,7 +58,10 @@ describe('checkHistorySvg', () => {
     expect(count(svg, /class="pass"/g)).toBe(0);
   });
   it('scales bars to the busiest day', () => {
-    const svg = checkHistorySvg(series(2, (i) => ({ checks: i ? 10 : 5, passed: i ? 10 : 5 })), { height: 140 });
+    const svg = checkHistorySvg(
+      series(2, (i) => ({ checks: i ? 10 : 5, passed: i ? 10 : 5 })),
+      { height: 140 },
+    );
     const heights = [...svg.matchAll(/class="pass"[^>]*height="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(heights).toHaveLength(2);
     expect(heights[1]! / heights[0]!).toBeCloseTo(2, 1);
@@ -80,6 +83,8 @@ describe('latencySvg', () => {
     expect(count(svg, /<circle/g)).toBe(0);
   });
   it('niceCeil picks 1, 2, 2.5, 5 steps', () => {
-    expect([niceCeil(0), niceCeil(7), niceCeil(150), niceCeil(210), niceCeil(1400), niceCeil(4800)]).toEqual([100, 10, 200, 250, 2000, 5000]);
+    expect([niceCeil(0), niceCeil(7), niceCeil(150), niceCeil(210), niceCeil(1400), niceCeil(4800)]).toEqual([
+      100, 10, 200, 250, 2000, 5000,
+    ]);
   });
 });

@@ -117,21 +117,61 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
       },
     ],
     recent_checks: [
-      { operation: 'primary', slot: '2026-11-25T11:00:00.000Z', checked_at: '2026-11-25T11:00:05.000Z', status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/1', latency_ms: 84.2 },
-      { operation: 'primary', slot: '2026-11-25T10:00:00.000Z', checked_at: '2026-11-25T10:00:05.000Z', status: null, passed: false, reason: 'timeout', rule: 'x402-mainnet/1', latency_ms: null },
+      {
+        operation: 'primary',
+        slot: '2026-11-25T11:00:00.000Z',
+        checked_at: '2026-11-25T11:00:05.000Z',
+        status: 402,
+        passed: true,
+        reason: 'ok',
+        rule: 'x402-mainnet/1',
+        latency_ms: 84.2,
+      },
+      {
+        operation: 'primary',
+        slot: '2026-11-25T10:00:00.000Z',
+        checked_at: '2026-11-25T10:00:05.000Z',
+        status: null,
+        passed: false,
+        reason: 'timeout',
+        rule: 'x402-mainnet/1',
+        latency_ms: null,
+      },
     ],
     daily_checks: days(),
     current_terms: {
       observed_at: '2026-11-25T11:00:05.000Z',
       x402_version: 2,
       networks: ['eip155:8453'],
-      offers: [{ scheme: 'exact', network: 'eip155:8453', asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', amount: '1000', max_timeout_seconds: 60 }],
+      offers: [
+        {
+          scheme: 'exact',
+          network: 'eip155:8453',
+          asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+          amount: '1000',
+          max_timeout_seconds: 60,
+        },
+      ],
       min_price_usd: 0.001,
     },
     terms_changes: [{ changed_at: '2026-11-20T00:00:00.000Z', kinds: ['price'] }],
     interval_history: [
-      { operation: 'primary', changed_at: '2026-11-11T12:00:00.000Z', from_hours: null, to_hours: 24, rule: 'schedule/1', reason: 'new_until_third_probe' },
-      { operation: 'primary', changed_at: '2026-11-14T00:00:00.000Z', from_hours: 24, to_hours: 1, rule: 'schedule/1', reason: 'payers_100_plus' },
+      {
+        operation: 'primary',
+        changed_at: '2026-11-11T12:00:00.000Z',
+        from_hours: null,
+        to_hours: 24,
+        rule: 'schedule/1',
+        reason: 'new_until_third_probe',
+      },
+      {
+        operation: 'primary',
+        changed_at: '2026-11-14T00:00:00.000Z',
+        from_hours: 24,
+        to_hours: 1,
+        rule: 'schedule/1',
+        reason: 'payers_100_plus',
+      },
     ],
     registry_text: {
       third_party_text: true,
@@ -174,12 +214,30 @@ export function reviewedDetail(): ServiceDetail {
       in_directory: false,
       criteria: base.directory.criteria.map((c) => (c.id === 'pass_rate' ? { ...c, passed: false, value: 0.5 } : c)),
     },
-    claims: [{ topic: 'price', statement: 'Free tier, then $0.01 per call', source: 'operator', source_url: 'https://example.com/pricing' }],
+    claims: [
+      { topic: 'price', statement: 'Free tier, then $0.01 per call', source: 'operator', source_url: 'https://example.com/pricing' },
+    ],
   });
 }
 
 export function summaryOf(d: ServiceDetail): ServiceSummary {
-  const { api_status: _a, generated_at: _g, description: _desc, in_directory: _i, directory: _d, claims: _c, operations: _o, recent_checks: _r, daily_checks: _dc, current_terms: _ct, terms_changes: _tc, interval_history: _ih, registry_text: _rt, referral_id: _ref, ...summary } = d;
+  const {
+    api_status: _a,
+    generated_at: _g,
+    description: _desc,
+    in_directory: _i,
+    directory: _d,
+    claims: _c,
+    operations: _o,
+    recent_checks: _r,
+    daily_checks: _dc,
+    current_terms: _ct,
+    terms_changes: _tc,
+    interval_history: _ih,
+    registry_text: _rt,
+    referral_id: _ref,
+    ...summary
+  } = d;
   return summary;
 }
 
@@ -206,10 +264,26 @@ export function status(): Status {
         kind: 'probe',
         every_hours: 1,
         windows: { '24h': w, '7d': { scheduled: 168, ran: 167, missed: 1 }, '30d': { scheduled: 336, ran: 335, missed: 1 } },
-        latest: { id: 'run_1', kind: 'probe', status: 'ok', scheduled_at: '2026-11-25T11:00:00.000Z', started_at: '2026-11-25T11:00:00.000Z', finished_at: '2026-11-25T11:00:02.000Z' },
+        latest: {
+          id: 'run_1',
+          kind: 'probe',
+          status: 'ok',
+          scheduled_at: '2026-11-25T11:00:00.000Z',
+          started_at: '2026-11-25T11:00:00.000Z',
+          finished_at: '2026-11-25T11:00:02.000Z',
+        },
       },
     ],
-    latest_runs: [{ id: 'run_1', kind: 'probe', status: 'ok', scheduled_at: '2026-11-25T11:00:00.000Z', started_at: '2026-11-25T11:00:00.000Z', finished_at: '2026-11-25T11:00:02.000Z' }],
+    latest_runs: [
+      {
+        id: 'run_1',
+        kind: 'probe',
+        status: 'ok',
+        scheduled_at: '2026-11-25T11:00:00.000Z',
+        started_at: '2026-11-25T11:00:00.000Z',
+        finished_at: '2026-11-25T11:00:02.000Z',
+      },
+    ],
     evidence_freshness: { fresh: 10, stale: 2, no_data: 1, total: 13 },
   });
 }
@@ -218,7 +292,12 @@ export function stats(): Stats {
   return StatsSchema.parse({
     api_status: 'preview',
     generated_at: NOW.toISOString(),
-    totals: { services: 13, in_directory: 9, by_tier: { reviewed: 3, discovered: 10 }, by_type: { api_endpoint: 8, mcp_server: 4, task_marketplace: 1 } },
+    totals: {
+      services: 13,
+      in_directory: 9,
+      by_tier: { reviewed: 3, discovered: 10 },
+      by_type: { api_endpoint: 8, mcp_server: 4, task_marketplace: 1 },
+    },
     checks_24h: 300,
     passed_24h: 280,
     checks_24h_by_kind: { reviewed: 72, x402: 200, mcp: 28 },

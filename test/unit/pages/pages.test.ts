@@ -52,7 +52,10 @@ describe('directory page', () => {
   it('keeps the submitted values in the form (escaped) and selects the chosen options', () => {
     const form = formFromQuery({ q: '"><b>x', type: 'mcp_server', scope: 'index', passing: 'true', min_pass_rate: '0.9', bogus: 'y' });
     expect(form).not.toHaveProperty('bogus');
-    const page = renderDirectoryPage({ list: listOf([], { query: { scope: 'index', sort: 'evidence', limit: 50, offset: 0 } }), form }, live);
+    const page = renderDirectoryPage(
+      { list: listOf([], { query: { scope: 'index', sort: 'evidence', limit: 50, offset: 0 } }), form },
+      live,
+    );
     expect(page).toContain('value="&quot;&gt;&lt;b&gt;x"');
     expect(page).toContain('<option value="mcp_server" selected>');
     expect(page).toContain('<option value="true" selected>Passed</option>');

@@ -44,7 +44,12 @@ beforeAll(async () => {
   for (const d of details) writeJson(join(gen, 'api', 'v1', 'services', `${d.id}.json`), d);
   writeJson(join(gen, 'api', 'v1', 'status.json'), status());
   writeJson(join(gen, 'api', 'v1', 'stats.json'), stats());
-  writeJson(join(gen, 'api', 'v1', 'reports', 'index.json'), { api_status: 'preview', generated_at: NOW.toISOString(), items: [{ id: '2026-11-16' }], current: null });
+  writeJson(join(gen, 'api', 'v1', 'reports', 'index.json'), {
+    api_status: 'preview',
+    generated_at: NOW.toISOString(),
+    items: [{ id: '2026-11-16' }],
+    current: null,
+  });
   writeJson(join(gen, 'api', 'v1', 'reports', '2026-11-16.json'), report('2026-11-16', 1));
   writeJson(join(gen, 'manifest.json'), {
     generation: 'g1',

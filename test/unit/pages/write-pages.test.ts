@@ -25,7 +25,10 @@ describe('writePages', () => {
       writeJson(join(gen, 'api', 'v1', 'services', `${r.id}.json`), r);
       writeJson(join(gen, 'api', 'v1', 'status.json'), status());
       writeJson(join(gen, 'api', 'v1', 'stats.json'), stats());
-      writeJson(join(gen, 'api', 'v1', 'reports', 'index.json'), { items: [{ id: '2026-11-16' }], current: { api: '/api/v1/reports/current' } });
+      writeJson(join(gen, 'api', 'v1', 'reports', 'index.json'), {
+        items: [{ id: '2026-11-16' }],
+        current: { api: '/api/v1/reports/current' },
+      });
       writeJson(join(gen, 'api', 'v1', 'reports', '2026-11-16.json'), report('2026-11-16', 1));
       writeJson(join(gen, 'api', 'v1', 'reports', 'current.json'), report('current'));
 

@@ -16,11 +16,17 @@ describe('static resolve map and guarded resolution', () => {
   });
 
   it('judges mapped and resolved addresses unless private addresses are allowed', async () => {
-    await expect(resolveGuarded('a.fleet.test', { allowPrivate: false, resolveMap: map })).rejects.toMatchObject({ code: 'ATLAS_BLOCKED_ADDRESS' });
-    await expect(resolveGuarded('a.fleet.test', { allowPrivate: true, resolveMap: map })).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    await expect(resolveGuarded('a.fleet.test', { allowPrivate: false, resolveMap: map })).rejects.toMatchObject({
+      code: 'ATLAS_BLOCKED_ADDRESS',
+    });
+    await expect(resolveGuarded('a.fleet.test', { allowPrivate: true, resolveMap: map })).resolves.toEqual([
+      { address: '127.0.0.1', family: 4 },
+    ]);
     const resolver = async () => [{ address: '93.184.216.34', family: 4 }];
     await expect(resolveGuarded('example.com', { allowPrivate: false, resolveMap: {}, resolver })).resolves.toHaveLength(1);
     const bad = async () => [{ address: '::ffff:10.0.0.1', family: 6 }];
-    await expect(resolveGuarded('example.com', { allowPrivate: false, resolveMap: {}, resolver: bad })).rejects.toMatchObject({ code: 'ATLAS_BLOCKED_ADDRESS' });
+    await expect(resolveGuarded('example.com', { allowPrivate: false, resolveMap: {}, resolver: bad })).rejects.toMatchObject({
+      code: 'ATLAS_BLOCKED_ADDRESS',
+    });
   });
 });

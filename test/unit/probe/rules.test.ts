@@ -14,16 +14,44 @@ const res = (status: number, headers: Record<string, string> = {}, body: string 
   ttfbMs: 1,
   totalMs: 2,
 });
-const fail = (reason: 'timeout' | 'dns' | 'refused' | 'tls' | 'reset' | 'too_large' | 'blocked_address' | 'network_error'): EdgeResult => ({ ok: false, reason, detail: reason, ttfbMs: null, totalMs: 1 });
+const fail = (reason: 'timeout' | 'dns' | 'refused' | 'tls' | 'reset' | 'too_large' | 'blocked_address' | 'network_error'): EdgeResult => ({
+  ok: false,
+  reason,
+  detail: reason,
+  ttfbMs: null,
+  totalMs: 1,
+});
 const v2 = (accept: Record<string, unknown> = {}, over: Record<string, unknown> = {}) => ({
   x402Version: 2,
   resource: { url: 'https://a.example/x' },
-  accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: BASE_USDC, payTo: '0xAbC0000000000000000000000000000000000001', maxTimeoutSeconds: 60, ...accept }],
+  accepts: [
+    {
+      scheme: 'exact',
+      network: 'eip155:8453',
+      amount: '10000',
+      asset: BASE_USDC,
+      payTo: '0xAbC0000000000000000000000000000000000001',
+      maxTimeoutSeconds: 60,
+      ...accept,
+    },
+  ],
   ...over,
 });
 const v1 = (accept: Record<string, unknown> = {}) => ({
   x402Version: 1,
-  accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '10000', resource: 'https://a.example/x', description: 'd', payTo: '0xabc', maxTimeoutSeconds: 60, asset: BASE_USDC, ...accept }],
+  accepts: [
+    {
+      scheme: 'exact',
+      network: 'base',
+      maxAmountRequired: '10000',
+      resource: 'https://a.example/x',
+      description: 'd',
+      payTo: '0xabc',
+      maxTimeoutSeconds: 60,
+      asset: BASE_USDC,
+      ...accept,
+    },
+  ],
 });
 const hdr = (o: unknown) => ({ 'payment-required': encodePaymentRequiredHeader(o as never) });
 const x402 = (r: EdgeResult) => x402MainnetRule(r, r.ok && r.status === 402 ? readPaymentRequest(r.headers, r.body) : null);
@@ -45,8 +73,12 @@ describe('reviewed/1', () => {
 });
 
 describe('mcp-reach/3', () => {
-  it.each([200, 400, 401, 403, 405, 406])('passes on %i', (s) => expect(mcpReachRule(res(s))).toMatchObject({ passed: true, reason: 'ok', rule: 'mcp-reach/3' }));
-  it.each([201, 204, 402, 404, 410, 500, 502, 503])('fails on %i', (s) => expect(mcpReachRule(res(s))).toMatchObject({ passed: false, reason: 'status_not_allowed' }));
+  it.each([200, 400, 401, 403, 405, 406])('passes on %i', (s) =>
+    expect(mcpReachRule(res(s))).toMatchObject({ passed: true, reason: 'ok', rule: 'mcp-reach/3' }),
+  );
+  it.each([201, 204, 402, 404, 410, 500, 502, 503])('fails on %i', (s) =>
+    expect(mcpReachRule(res(s))).toMatchObject({ passed: false, reason: 'status_not_allowed' }),
+  );
   it('redirects, 429 and edge failures', () => {
     expect(mcpReachRule(res(307))).toMatchObject({ passed: false, reason: 'redirect' });
     expect(mcpReachRule(res(429))).toMatchObject({ passed: false, reason: 'rate_limited' });
@@ -55,16 +87,21 @@ describe('mcp-reach/3', () => {
 });
 
 describe('x402-mainnet/1', () => {
-  it('passes on a v2 header offering a mainnet', () => expect(x402(res(402, hdr(v2()), '{}'))).toEqual({ passed: true, reason: 'ok', rule: 'x402-mainnet/1', detail: null }));
-  it('passes on a v1 body with a v1 network name', () => expect(x402(res(402, {}, JSON.stringify(v1())))).toMatchObject({ passed: true, reason: 'ok' }));
+  it('passes on a v2 header offering a mainnet', () =>
+    expect(x402(res(402, hdr(v2()), '{}'))).toEqual({ passed: true, reason: 'ok', rule: 'x402-mainnet/1', detail: null }));
+  it('passes on a v1 body with a v1 network name', () =>
+    expect(x402(res(402, {}, JSON.stringify(v1())))).toMatchObject({ passed: true, reason: 'ok' }));
   it('passes when one of several offers is mainnet', () => {
     const two = v2();
     two.accepts.push({ ...two.accepts[0]!, network: 'eip155:84532' });
     expect(x402(res(402, hdr(two)))).toMatchObject({ passed: true });
   });
-  it('testnet only', () => expect(x402(res(402, hdr(v2({ network: 'eip155:84532' }))))).toMatchObject({ passed: false, reason: 'testnet_only' }));
-  it('v1 testnet name', () => expect(x402(res(402, {}, JSON.stringify(v1({ network: 'base-sepolia' }))))).toMatchObject({ reason: 'testnet_only' }));
-  it('unknown network is never mainnet', () => expect(x402(res(402, hdr(v2({ network: 'eip155:999999' }))))).toMatchObject({ passed: false, reason: 'invalid_payment_request' }));
+  it('testnet only', () =>
+    expect(x402(res(402, hdr(v2({ network: 'eip155:84532' }))))).toMatchObject({ passed: false, reason: 'testnet_only' }));
+  it('v1 testnet name', () =>
+    expect(x402(res(402, {}, JSON.stringify(v1({ network: 'base-sepolia' }))))).toMatchObject({ reason: 'testnet_only' }));
+  it('unknown network is never mainnet', () =>
+    expect(x402(res(402, hdr(v2({ network: 'eip155:999999' }))))).toMatchObject({ passed: false, reason: 'invalid_payment_request' }));
   it('non-402 statuses', () => {
     expect(x402(res(200, hdr(v2())))).toMatchObject({ passed: false, reason: 'not_402' });
     expect(x402(res(404))).toMatchObject({ reason: 'not_402' });
@@ -73,29 +110,45 @@ describe('x402-mainnet/1', () => {
     expect(x402(res(429))).toMatchObject({ reason: 'rate_limited' });
     expect(x402(fail('dns'))).toMatchObject({ reason: 'dns' });
   });
-  it('HTML paywall without header', () => expect(x402(res(402, { 'content-type': 'text/html' }, '<html>pay</html>'))).toMatchObject({ reason: 'invalid_payment_request' }));
+  it('HTML paywall without header', () =>
+    expect(x402(res(402, { 'content-type': 'text/html' }, '<html>pay</html>'))).toMatchObject({ reason: 'invalid_payment_request' }));
   it('402 with an empty body', () => expect(x402(res(402))).toMatchObject({ reason: 'invalid_payment_request' }));
   it('invalid base64, URL-safe base64 and inner whitespace in the header', () => {
     expect(x402(res(402, { 'payment-required': '%%%not-base64' }))).toMatchObject({ reason: 'invalid_payment_request' });
     const json = JSON.stringify(v2({}, { resource: { url: 'https://a.example/??>>?' } }));
     const urlsafe = Buffer.from(json).toString('base64url');
     expect(urlsafe).toMatch(/[-_]/);
-    expect(x402(res(402, { 'payment-required': urlsafe }))).toMatchObject({ reason: 'invalid_payment_request', detail: expect.stringContaining('URL-safe') });
+    expect(x402(res(402, { 'payment-required': urlsafe }))).toMatchObject({
+      reason: 'invalid_payment_request',
+      detail: expect.stringContaining('URL-safe'),
+    });
     const std = Buffer.from(json).toString('base64');
-    expect(x402(res(402, { 'payment-required': `${std.slice(0, 10)} ${std.slice(10)}` }))).toMatchObject({ detail: expect.stringContaining('whitespace') });
+    expect(x402(res(402, { 'payment-required': `${std.slice(0, 10)} ${std.slice(10)}` }))).toMatchObject({
+      detail: expect.stringContaining('whitespace'),
+    });
     expect(x402(res(402, { 'payment-required': `  ${std}  ` }))).toMatchObject({ passed: true }); // framing whitespace is not part of the value
-    expect(x402(res(402, { 'payment-required': Buffer.from('not json').toString('base64') }))).toMatchObject({ reason: 'invalid_payment_request' });
+    expect(x402(res(402, { 'payment-required': Buffer.from('not json').toString('base64') }))).toMatchObject({
+      reason: 'invalid_payment_request',
+    });
   });
   it('header decides even when the body holds a valid v1 request', () => {
     expect(x402(res(402, { 'payment-required': '!!' }, JSON.stringify(v1())))).toMatchObject({ reason: 'invalid_payment_request' });
   });
   it('amounts must be atomic units', () => {
-    expect(x402(res(402, {}, JSON.stringify(v1({ maxAmountRequired: '$0.01' }))))).toMatchObject({ reason: 'invalid_payment_request', detail: expect.stringContaining('atomic') });
+    expect(x402(res(402, {}, JSON.stringify(v1({ maxAmountRequired: '$0.01' }))))).toMatchObject({
+      reason: 'invalid_payment_request',
+      detail: expect.stringContaining('atomic'),
+    });
     expect(x402(res(402, hdr(v2({ amount: '0.01' }))))).toMatchObject({ reason: 'invalid_payment_request' });
     expect(x402(res(402, hdr(v2({ amount: '-5' }))))).toMatchObject({ reason: 'invalid_payment_request' });
   });
   it('cosmetic v2 failures do not decide (more than 5 tags, long serviceName)', () => {
-    const r = x402(res(402, hdr(v2({}, { resource: { url: 'https://a.example/x', serviceName: 'x'.repeat(40), tags: ['a', 'b', 'c', 'd', 'e', 'f'] } }))));
+    const r = x402(
+      res(
+        402,
+        hdr(v2({}, { resource: { url: 'https://a.example/x', serviceName: 'x'.repeat(40), tags: ['a', 'b', 'c', 'd', 'e', 'f'] } })),
+      ),
+    );
     expect(r).toMatchObject({ passed: true, reason: 'ok', detail: expect.stringContaining('resource.serviceName') });
   });
   it('cosmetic v1 failures (missing description) do not decide', () => {
@@ -109,10 +162,19 @@ describe('x402-mainnet/1', () => {
     expect(x402(res(402, hdr(bad)))).toMatchObject({ reason: 'invalid_payment_request' });
   });
   it('mislabelled versions are invalid', () => {
-    expect(x402(res(402, {}, JSON.stringify({ ...v1(), x402Version: 2 })))).toMatchObject({ reason: 'invalid_payment_request', detail: expect.stringContaining('without a PAYMENT-REQUIRED header') });
-    expect(x402(res(402, hdr({ ...v1(), x402Version: 2 })))).toMatchObject({ reason: 'invalid_payment_request', detail: expect.stringContaining('mislabelled') });
+    expect(x402(res(402, {}, JSON.stringify({ ...v1(), x402Version: 2 })))).toMatchObject({
+      reason: 'invalid_payment_request',
+      detail: expect.stringContaining('without a PAYMENT-REQUIRED header'),
+    });
+    expect(x402(res(402, hdr({ ...v1(), x402Version: 2 })))).toMatchObject({
+      reason: 'invalid_payment_request',
+      detail: expect.stringContaining('mislabelled'),
+    });
     expect(x402(res(402, {}, JSON.stringify(v2())))).toMatchObject({ reason: 'invalid_payment_request' });
-    expect(x402(res(402, hdr({ ...v2(), x402Version: 3 })))).toMatchObject({ reason: 'invalid_payment_request', detail: expect.stringContaining('unsupported') });
+    expect(x402(res(402, hdr({ ...v2(), x402Version: 3 })))).toMatchObject({
+      reason: 'invalid_payment_request',
+      detail: expect.stringContaining('unsupported'),
+    });
   });
   it('a v1 request in the header is accepted (the reference client decodes any version there)', () => {
     expect(x402(res(402, hdr(v1())))).toMatchObject({ passed: true });
@@ -138,7 +200,10 @@ describe('judge: terms for every valid request', () => {
   });
   it('records terms for reviewed and discovered, any verdict; never for MCP', () => {
     expect(judge(op('reviewed/1'), res(402, hdr(v2())), 'k').terms).not.toBeNull();
-    expect(judge(op('x402-mainnet/1'), res(402, hdr(v2({ network: 'eip155:84532' }))), 'k')).toMatchObject({ verdict: { reason: 'testnet_only' }, terms: { networks: ['eip155:84532'] } });
+    expect(judge(op('x402-mainnet/1'), res(402, hdr(v2({ network: 'eip155:84532' }))), 'k')).toMatchObject({
+      verdict: { reason: 'testnet_only' },
+      terms: { networks: ['eip155:84532'] },
+    });
     expect(judge(op('reviewed/1'), res(500), 'k').terms).toBeNull();
     expect(judge(op('mcp-reach/3'), res(402, hdr(v2())), 'k').terms).toBeNull();
     expect(judge(op('x402-mainnet/1'), res(402, { 'content-type': 'text/html' }, '<html>'), 'k').terms).toBeNull();
@@ -149,7 +214,12 @@ describe('header decoding matches @x402/core', () => {
   it('decodes exactly what decodePaymentRequiredHeader decodes', async () => {
     const { decodePaymentRequiredHeader } = await import('@x402/core/http');
     const { decodeHeader } = await import('../../../pipeline/x402/payment-request.ts');
-    const samples = [v2(), v1(), v2({}, { resource: { url: 'https://a.example/ünïcødé/✓', description: '日本語' } }), { x402Version: 2, accepts: [] }];
+    const samples = [
+      v2(),
+      v1(),
+      v2({}, { resource: { url: 'https://a.example/ünïcødé/✓', description: '日本語' } }),
+      { x402Version: 2, accepts: [] },
+    ];
     for (const s of samples) {
       const h = encodePaymentRequiredHeader(s as never);
       expect(decodeHeader(h)).toEqual({ ok: true, json: decodePaymentRequiredHeader(h) });

@@ -99,7 +99,9 @@ describe('generations and the current pointer', () => {
       await expect(publish({ ...ctx, paths: { ...ctx.paths, roadmap: bad } }, store, { pages: false })).rejects.toThrow(/roadmap/);
       expect(await currentGeneration(ctx.paths.publicDir)).toBe(first.generation);
       expect(generations(ctx.paths.publicDir)).toEqual([first.generation]);
-      const runs = await store.all<{ status: string; error: string | null }>(`SELECT status, error FROM runs WHERE kind = 'publish' ORDER BY started_at`);
+      const runs = await store.all<{ status: string; error: string | null }>(
+        `SELECT status, error FROM runs WHERE kind = 'publish' ORDER BY started_at`,
+      );
       expect(runs.map((r) => r.status)).toEqual(['ok', 'failed']);
       expect(runs[1]!.error).toMatch(/roadmap/);
     } finally {

@@ -61,8 +61,21 @@ describe('publish maps compute outputs into the contract', () => {
         criteria_except_fresh: true,
       });
       const s = rec!.summary;
-      expect(s).toMatchObject({ price_usd: 0.25, price_source: 'registry', networks_source: 'observed', mainnet: true, provider_endpoints: 3, templated_url: true });
-      expect(s.evidence).toMatchObject({ check_interval: 'hourly', schedule_tier: 'hourly', pass_rate: 0.9286, missed_30d: 20, freshness: 'fresh' });
+      expect(s).toMatchObject({
+        price_usd: 0.25,
+        price_source: 'registry',
+        networks_source: 'observed',
+        mainnet: true,
+        provider_endpoints: 3,
+        templated_url: true,
+      });
+      expect(s.evidence).toMatchObject({
+        check_interval: 'hourly',
+        schedule_tier: 'hourly',
+        pass_rate: 0.9286,
+        missed_30d: 20,
+        freshness: 'fresh',
+      });
       expect(s.evidence.last_check).toMatchObject({ status: 402, latency_ms: 88.5 });
       expect(s.payment_terms).toEqual({
         current_since: '2026-11-20T00:00:00.000Z',

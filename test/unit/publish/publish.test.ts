@@ -119,7 +119,9 @@ describe('publish (raw rows → compute → publish)', () => {
       if (r.pages) expect(existsSync(join(gen, 'index.html'))).toBe(true);
 
       // A runs row of kind publish.
-      const runs = await store.all<{ status: string; counts: string }>(`SELECT status, counts::VARCHAR AS counts FROM runs WHERE kind = 'publish'`);
+      const runs = await store.all<{ status: string; counts: string }>(
+        `SELECT status, counts::VARCHAR AS counts FROM runs WHERE kind = 'publish'`,
+      );
       expect(runs).toHaveLength(1);
       expect(runs[0]!.status).toBe('ok');
       expect(JSON.parse(runs[0]!.counts).services).toBe(60);

@@ -78,7 +78,8 @@ export async function seedRaw(store: Store, now: Date, n: number, days = 10): Pr
 
 /** A documentation change and a frozen weekly report with one correction. */
 export async function seedChangesAndReports(store: Store, now: Date): Promise<void> {
-  const svc = (await store.all<{ id: string }>(`SELECT id FROM services WHERE tier = 'reviewed' ORDER BY id LIMIT 1`))[0]?.id ?? 'svc_r0000000';
+  const svc =
+    (await store.all<{ id: string }>(`SELECT id FROM services WHERE tier = 'reviewed' ORDER BY id LIMIT 1`))[0]?.id ?? 'svc_r0000000';
   await store.run(
     `INSERT INTO changes VALUES ('chg_1', $1, 'https://docs.example/x', ${t(new Date(now.getTime() - 2 * 86_400_000))}, 'a', 'b',
       'price line changed', 1, 1, '[{"op":"-","line":"$0.01"},{"op":"+","line":"$0.02"}]', true, ['price'])`,
@@ -89,6 +90,10 @@ export async function seedChangesAndReports(store: Store, now: Date): Promise<vo
       'first snapshot', 3, 0, '[]', false, [])`,
     [svc],
   );
-  await store.run(`INSERT INTO reports VALUES (DATE '2026-11-16', ${t(new Date('2026-11-23T00:05:00Z'))}, '{"week":"2026-11-16","figures":{"checks":10}}')`);
-  await store.run(`INSERT INTO report_corrections VALUES (DATE '2026-11-16', 1, ${t(new Date('2026-11-24T10:00:00Z'))}, 'checks were 11', '{"figures.checks":11}')`);
+  await store.run(
+    `INSERT INTO reports VALUES (DATE '2026-11-16', ${t(new Date('2026-11-23T00:05:00Z'))}, '{"week":"2026-11-16","figures":{"checks":10}}')`,
+  );
+  await store.run(
+    `INSERT INTO report_corrections VALUES (DATE '2026-11-16', 1, ${t(new Date('2026-11-24T10:00:00Z'))}, 'checks were 11', '{"figures.checks":11}')`,
+  );
 }

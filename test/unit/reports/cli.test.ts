@@ -18,10 +18,25 @@ describe('atlas report (CLI)', () => {
 
       const frozen = await cli('2026-11-25T00:00:00Z', 'report');
       expect(frozen.code, frozen.stderr).toBe(0);
-      expect(frozen.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['2026-11-09', '2026-11-16']);
+      expect(
+        frozen.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).id),
+      ).toEqual(['2026-11-09', '2026-11-16']);
       const before = JSON.parse(frozen.stdout.trim().split('\n')[1]!).report;
 
-      const c1 = await cli('2026-11-25T01:00:00Z', 'report', 'correct', '--week', '2026-11-16', '--note', 'missed checks miscounted', '--figure', 'checks.total.missed=3');
+      const c1 = await cli(
+        '2026-11-25T01:00:00Z',
+        'report',
+        'correct',
+        '--week',
+        '2026-11-16',
+        '--note',
+        'missed checks miscounted',
+        '--figure',
+        'checks.total.missed=3',
+      );
       expect(c1.code, c1.stderr).toBe(0);
       expect(JSON.parse(c1.stdout)).toMatchObject({ seq: 1, figures: { 'checks.total.missed': 3 } });
       const c2 = await cli('2026-11-25T02:00:00Z', 'report', 'correct', '--week', '2026-11-16', '--note', 'second');

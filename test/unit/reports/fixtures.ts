@@ -21,10 +21,12 @@ export async function addOperation(
     [o.serviceId, o.id ?? 'primary', o.rule, o.hours],
   );
   if (o.changedAt) {
-    await store.run(
-      `INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, NULL, $4, 'schedule/1', 'reviewed_fixed')`,
-      [o.serviceId, o.id ?? 'primary', o.changedAt, o.hours],
-    );
+    await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, NULL, $4, 'schedule/1', 'reviewed_fixed')`, [
+      o.serviceId,
+      o.id ?? 'primary',
+      o.changedAt,
+      o.hours,
+    ]);
   }
 }
 
@@ -39,11 +41,18 @@ export async function addCheck(
 }
 
 /** Hourly checks for every slot in [from, to); the n-th (1-based) fails when n % failEvery = 0. Returns how many. */
-export async function addHourlyChecks(store: Store, serviceId: string, rule: string, from: string, to: string, failEvery = 0): Promise<number> {
-  const [row] = await store.all<{ n: number }>(
-    `SELECT count(*)::INTEGER AS n FROM range($1::TIMESTAMP, $2::TIMESTAMP, INTERVAL 1 HOUR)`,
-    [from, to],
-  );
+export async function addHourlyChecks(
+  store: Store,
+  serviceId: string,
+  rule: string,
+  from: string,
+  to: string,
+  failEvery = 0,
+): Promise<number> {
+  const [row] = await store.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM range($1::TIMESTAMP, $2::TIMESTAMP, INTERVAL 1 HOUR)`, [
+    from,
+    to,
+  ]);
   await store.run(
     `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule)
      SELECT $1, 'primary', t.range, t.range + INTERVAL 30 SECOND, 402,

@@ -18,7 +18,13 @@ const W2 = '2026-11-09';
 const W3 = '2026-11-16';
 const W4 = '2026-11-23';
 
-async function withDb<T>(fn: (ctx: ReturnType<typeof makeContext>, store: Awaited<ReturnType<typeof openTestStore>>, clock: ReturnType<typeof testClock>) => Promise<T>) {
+async function withDb<T>(
+  fn: (
+    ctx: ReturnType<typeof makeContext>,
+    store: Awaited<ReturnType<typeof openTestStore>>,
+    clock: ReturnType<typeof testClock>,
+  ) => Promise<T>,
+) {
   const t = tempDir();
   const clock = testClock('2026-11-02T00:00:00Z');
   const store = await openTestStore(t.dir, new Date('2026-11-01T00:00:00Z'));
@@ -45,7 +51,13 @@ describe('weekly report figures', () => {
       await addCheck(store, { serviceId: 'cand_x', slot: '2026-11-06T00:00:00Z', passed: false, rule: 'x402-mainnet/1' });
       await addCheck(store, { serviceId: 'cand_x', slot: '2026-11-07T00:00:00Z', passed: true, rule: 'x402-mainnet/1' });
       // A check for a slot in the week that ran after the week end is not counted for that week.
-      await addCheck(store, { serviceId: 'cand_x', slot: '2026-11-08T00:00:00Z', checkedAt: '2026-11-09T00:00:01Z', passed: true, rule: 'x402-mainnet/1' });
+      await addCheck(store, {
+        serviceId: 'cand_x',
+        slot: '2026-11-08T00:00:00Z',
+        checkedAt: '2026-11-09T00:00:01Z',
+        passed: true,
+        rule: 'x402-mainnet/1',
+      });
 
       const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
       expect(ReportBodySchema.parse(body)).toEqual(body);
@@ -55,7 +67,10 @@ describe('weekly report figures', () => {
         tracked: 2,
         by_tier: { reviewed: 1, discovered: 1 },
         by_type: { api_endpoint: 2, task_marketplace: 0, mcp_server: 0 },
-        by_tier_type: { reviewed: { api_endpoint: 1, task_marketplace: 0, mcp_server: 0 }, discovered: { api_endpoint: 1, task_marketplace: 0, mcp_server: 0 } },
+        by_tier_type: {
+          reviewed: { api_endpoint: 1, task_marketplace: 0, mcp_server: 0 },
+          discovered: { api_endpoint: 1, task_marketplace: 0, mcp_server: 0 },
+        },
       });
       expect(body.checks.by_kind.reviewed).toEqual({ ran: 160, passed: 120, missed: 8, pass_rate: 0.75 });
       expect(body.checks.by_kind.x402).toEqual({ ran: 3, passed: 2, missed: 1, pass_rate: 2 / 3 });
@@ -72,7 +87,9 @@ describe('weekly report figures', () => {
       await addOperation(store, { serviceId: 'cand_y', rule: 'x402-mainnet/1', hours: 168, changedAt: '2026-10-01T00:00:00Z' });
       // daily until Wednesday 00:00, then hourly from then on
       await store.run(`UPDATE interval_changes SET to_hours = 24`);
-      await store.run(`INSERT INTO interval_changes VALUES ('cand_y', 'primary', '2026-11-04T00:00:00'::TIMESTAMP, 24, 1, 'schedule/1', 'payers_100_plus')`);
+      await store.run(
+        `INSERT INTO interval_changes VALUES ('cand_y', 'primary', '2026-11-04T00:00:00'::TIMESTAMP, 24, 1, 'schedule/1', 'payers_100_plus')`,
+      );
       const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
       expect(body.checks.by_kind.x402.missed).toBe(2 + 5 * 24);
       expect(body.interval_changes).toEqual({ total: 1, by_new_interval: { hourly: 1, daily: 0, weekly: 0, monthly: 0 } });
@@ -85,12 +102,25 @@ describe('weekly report figures', () => {
       const obs = async (at: string, hash: string, amounts: string[], networks: string[], payTo: string[]) =>
         store.run(
           `INSERT INTO payment_terms VALUES ('cand_p', 'primary', $1::TIMESTAMP, $1::TIMESTAMP, 2, '[]', $2, $3::VARCHAR[], ['exact'], $4::VARCHAR[], $5::VARCHAR[], $6::VARCHAR[], [60], NULL)`,
-          [at, hash, JSON.stringify(networks).replace(/"/g, "'"), JSON.stringify(networks.map((n) => `${n}|usdc`)).replace(/"/g, "'"), JSON.stringify(payTo).replace(/"/g, "'"), JSON.stringify(amounts).replace(/"/g, "'")],
+          [
+            at,
+            hash,
+            JSON.stringify(networks).replace(/"/g, "'"),
+            JSON.stringify(networks.map((n) => `${n}|usdc`)).replace(/"/g, "'"),
+            JSON.stringify(payTo).replace(/"/g, "'"),
+            JSON.stringify(amounts).replace(/"/g, "'"),
+          ],
         );
       await obs('2026-10-30T00:00:00Z', 'h1', ['exact|eip155:8453|usdc=1000'], ['eip155:8453'], ['p1']); // before the week
       await obs('2026-11-03T00:00:00Z', 'h1', ['exact|eip155:8453|usdc=1000'], ['eip155:8453'], ['p1']); // unchanged
       await obs('2026-11-04T00:00:00Z', 'h2', ['exact|eip155:8453|usdc=2000'], ['eip155:8453'], ['p1']); // price
-      await obs('2026-11-05T00:00:00Z', 'h3', ['exact|eip155:8453|usdc=2000', 'exact|eip155:137|usdc=2000'], ['eip155:137', 'eip155:8453'], ['p2']); // network_added + pay_to
+      await obs(
+        '2026-11-05T00:00:00Z',
+        'h3',
+        ['exact|eip155:8453|usdc=2000', 'exact|eip155:137|usdc=2000'],
+        ['eip155:137', 'eip155:8453'],
+        ['p2'],
+      ); // network_added + pay_to
       const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
       expect(body.payment_terms.changes).toBe(2);
       expect(body.payment_terms.services).toBe(1);
@@ -124,7 +154,14 @@ describe('freezing, corrections and current', () => {
       const [stored] = await store.all<{ body: string }>(`SELECT body FROM reports`);
 
       // Later data that falls into the frozen week (late checks, outcomes) does not change it.
-      await addCheck(store, { serviceId: 'svc_a', slot: '2026-11-08T23:00:00Z', operation: 'late', checkedAt: '2026-11-08T23:30:00Z', passed: false, rule: 'reviewed/1' });
+      await addCheck(store, {
+        serviceId: 'svc_a',
+        slot: '2026-11-08T23:00:00Z',
+        operation: 'late',
+        checkedAt: '2026-11-08T23:30:00Z',
+        passed: false,
+        rule: 'reviewed/1',
+      });
       await addHourlyChecks(store, 'svc_a', 'reviewed/1', '2026-11-09T00:00:00Z', '2026-11-10T00:00:00Z');
       clock.set('2026-11-10T00:00:00Z');
       expect((await freezeDueReports(ctx, store)).frozen).toEqual([]);
@@ -156,9 +193,15 @@ describe('freezing, corrections and current', () => {
       await freezeDueReports(ctx, store);
       await expect(appendCorrection(store, { week: W2, note: 'x' }, clock())).rejects.toMatchObject({ code: 'not_found' });
       await expect(appendCorrection(store, { week: '2026-11-03', note: 'x' }, clock())).rejects.toMatchObject({ code: 'bad_usage' });
-      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['checks.nope=1'] }, clock())).rejects.toMatchObject({ code: 'invalid_input' });
-      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['checks=1'] }, clock())).rejects.toMatchObject({ code: 'invalid_input' });
-      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['nonsense'] }, clock())).rejects.toMatchObject({ code: 'bad_usage' });
+      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['checks.nope=1'] }, clock())).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['checks=1'] }, clock())).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+      await expect(appendCorrection(store, { week: W1, note: 'x', figures: ['nonsense'] }, clock())).rejects.toMatchObject({
+        code: 'bad_usage',
+      });
       expect(await store.all(`SELECT * FROM report_corrections`)).toEqual([]);
     });
   });
@@ -178,7 +221,13 @@ describe('freezing, corrections and current', () => {
       const b = ReportBodySchema.parse((await currentReport(store, clock())).report);
       expect(b.checks.by_kind.reviewed).toMatchObject({ ran: 58, missed: 0, pass_rate: 1 });
       clock.set('2026-11-04T11:30:00Z');
-      await addCheck(store, { serviceId: 'svc_a', slot: '2026-11-04T10:00:00Z', checkedAt: '2026-11-04T10:00:10Z', passed: false, rule: 'reviewed/1' });
+      await addCheck(store, {
+        serviceId: 'svc_a',
+        slot: '2026-11-04T10:00:00Z',
+        checkedAt: '2026-11-04T10:00:10Z',
+        passed: false,
+        rule: 'reviewed/1',
+      });
       const c = ReportBodySchema.parse((await getReport(store, 'current', clock())).report);
       expect(c.checks.by_kind.reviewed).toMatchObject({ ran: 59, passed: 58, missed: 0 });
       expect(c.figures_until).toBe('2026-11-04T11:30:00.000Z');
@@ -198,7 +247,9 @@ describe('freezing, corrections and current', () => {
       // The pipeline was down from 2026-11-05 until 2026-11-25.
       clock.set('2026-11-25T22:40:00Z');
       expect((await freezeDueReports(ctx, store)).frozen).toEqual([W1, W2, W3]);
-      const rows = await store.all<{ week: string; frozen_at: string }>(`SELECT strftime(week, '%Y-%m-%d') AS week, frozen_at FROM reports ORDER BY week`);
+      const rows = await store.all<{ week: string; frozen_at: string }>(
+        `SELECT strftime(week, '%Y-%m-%d') AS week, frozen_at FROM reports ORDER BY week`,
+      );
       expect(rows.map((r) => r.week)).toEqual([W1, W2, W3]);
       const w1 = ReportBodySchema.parse((await getReport(store, W1, clock())).report);
       const w2 = ReportBodySchema.parse((await getReport(store, W2, clock())).report);

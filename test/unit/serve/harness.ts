@@ -21,7 +21,12 @@ export interface Harness {
   /** `app.request` with a client address (the socket peer the node adapter would give). */
   req(path: string, init?: RequestInit, address?: string): Promise<Response>;
   json(path: string, init?: RequestInit, address?: string): Promise<{ status: number; body: any; res: Response }>;
-  post(path: string, body: unknown, headers?: Record<string, string>, address?: string): Promise<{ status: number; body: any; res: Response }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+    address?: string,
+  ): Promise<{ status: number; body: any; res: Response }>;
   /** A new app over the same folders (a restart). */
   restart(): Promise<void>;
   publish(opts: Omit<GenerationOptions, 'now'> & { now?: Date }): void;
@@ -49,7 +54,8 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   config.serve.rateLimits.keyedPerMinute = 1_000_000;
   opts.config?.(config);
   if (!opts.empty) writeGeneration(siteDir, { generation: 'g1', now: clock(), services: opts.services ?? [], ...opts.generation });
-  const make = () => createDeps({ clock, config, secret: SECRET, log: silentLogger, siteDir, inboxDir, replicaId: 'test', mounts: opts.mounts ?? [] });
+  const make = () =>
+    createDeps({ clock, config, secret: SECRET, log: silentLogger, siteDir, inboxDir, replicaId: 'test', mounts: opts.mounts ?? [] });
   let deps = await make();
   let app = createApp(deps);
   const h: Harness = {
@@ -64,7 +70,8 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
     get app() {
       return app;
     },
-    req: (path, init, address = '198.51.100.7') => Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: address } } })),
+    req: (path, init, address = '198.51.100.7') =>
+      Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: address } } })),
     async json(path, init, address) {
       const res = await h.req(path, init, address);
       const text = await res.text();
@@ -77,7 +84,15 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
       return { status: res.status, body, res };
     },
     post(path, body, headers = {}, address) {
-      return h.json(path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } }, address);
+      return h.json(
+        path,
+        {
+          method: 'POST',
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', ...headers },
+        },
+        address,
+      );
     },
     async restart() {
       await closeDeps(deps);

@@ -14,7 +14,11 @@ describe('atlas ingest inbox (pipeline/inbox)', () => {
   it('loads keys, outcomes and feedback into DuckDB idempotently; outcome reports stay out of evidence', async () => {
     h = await harness({ services: [{ id: 'cand_a' }] });
     const k = (await h.post('/api/v1/keys', { label: 'bot' })).body;
-    await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'i1', service_id: 'cand_a', reported_at: '2026-11-25T11:00:00Z' }, { 'X-API-Key': k.key });
+    await h.post(
+      '/api/v1/outcomes',
+      { outcome: 'success', idempotency_key: 'i1', service_id: 'cand_a', reported_at: '2026-11-25T11:00:00Z' },
+      { 'X-API-Key': k.key },
+    );
     await h.post('/api/v1/outcomes', { outcome: 'failure', failure_kind: 'no_response', idempotency_key: 'i2' }, { 'X-API-Key': k.key });
     await h.post('/api/v1/feedback', { kind: 'missing_service', about: 'weather.example' });
     // A crash mid-write leaves a torn last line: after the restart it is skipped, and the next
@@ -36,7 +40,9 @@ describe('atlas ingest inbox (pipeline/inbox)', () => {
 
       const keys = await store.all<Record<string, unknown>>('SELECT key_id, key_hash, label FROM keys');
       expect(keys).toEqual([{ key_id: k.key_id, key_hash: expect.stringMatching(/^[0-9a-f]{64}$/), label: 'bot' }]);
-      const outcomes = await store.all<Record<string, unknown>>("SELECT idempotency_key, service_id, outcome, moderation, strftime(reported_at, '%Y-%m-%dT%H:%M:%S') AS reported FROM outcomes ORDER BY idempotency_key");
+      const outcomes = await store.all<Record<string, unknown>>(
+        "SELECT idempotency_key, service_id, outcome, moderation, strftime(reported_at, '%Y-%m-%dT%H:%M:%S') AS reported FROM outcomes ORDER BY idempotency_key",
+      );
       expect(outcomes).toEqual([
         { idempotency_key: 'i1', service_id: 'cand_a', outcome: 'success', moderation: 'pending', reported: '2026-11-25T11:00:00' },
         { idempotency_key: 'i2', service_id: null, outcome: 'failure', moderation: 'pending', reported: null },

@@ -20,10 +20,38 @@ afterAll(async () => {
   await h.close();
 });
 
-const NAMES = [...SERVICES_QUERY_PARAMS.map((p) => p.name), ...CHANGES_QUERY_PARAMS.map((p) => p.name), 'foo', '', 'limit[]', '__proto__', 'constructor'];
+const NAMES = [
+  ...SERVICES_QUERY_PARAMS.map((p) => p.name),
+  ...CHANGES_QUERY_PARAMS.map((p) => p.name),
+  'foo',
+  '',
+  'limit[]',
+  '__proto__',
+  'constructor',
+];
 const interesting = fc.oneof(
   fc.string(),
-  fc.constantFrom('true', 'false', '0', '1', '-1', '100', '101', '0.5', '1e3', 'NaN', '', ' ', '%', '%zz', 'provider', 'index', 'directory', 'name', 'a'.repeat(200)),
+  fc.constantFrom(
+    'true',
+    'false',
+    '0',
+    '1',
+    '-1',
+    '100',
+    '101',
+    '0.5',
+    '1e3',
+    'NaN',
+    '',
+    ' ',
+    '%',
+    '%zz',
+    'provider',
+    'index',
+    'directory',
+    'name',
+    'a'.repeat(200),
+  ),
   fc.integer({ min: -1000, max: 1000 }).map(String),
   fc.double({ noNaN: false }).map(String),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -73,28 +101,40 @@ describe('property: random input never breaks the server', () => {
   const body = fc.oneof(
     fc.json(),
     fc.string({ maxLength: 200 }),
-    fc.record({
-      kind: fc.oneof(fc.constantFrom('other', 'missing_service', 'bogus'), fc.string()),
-      note: fc.oneof(fc.string({ maxLength: 600 }), fc.integer()),
-      outcome: fc.oneof(fc.constantFrom('success', 'failure', 'unknown'), fc.string()),
-      idempotency_key: fc.string({ maxLength: 120 }),
-      referral_id: fc.oneof(fc.string(), fc.constant('ref1.AAAA.AAAAAAAAAAAAAAAAAAAAAA')),
-      service_id: fc.oneof(fc.string(), fc.constant('cand_00000000000000000001')),
-      reported_at: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
-      label: fc.string({ maxLength: 100 }),
-    }, { requiredKeys: [] }),
+    fc.record(
+      {
+        kind: fc.oneof(fc.constantFrom('other', 'missing_service', 'bogus'), fc.string()),
+        note: fc.oneof(fc.string({ maxLength: 600 }), fc.integer()),
+        outcome: fc.oneof(fc.constantFrom('success', 'failure', 'unknown'), fc.string()),
+        idempotency_key: fc.string({ maxLength: 120 }),
+        referral_id: fc.oneof(fc.string(), fc.constant('ref1.AAAA.AAAAAAAAAAAAAAAAAAAAAA')),
+        service_id: fc.oneof(fc.string(), fc.constant('cand_00000000000000000001')),
+        reported_at: fc.oneof(
+          fc.string(),
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        ),
+        label: fc.string({ maxLength: 100 }),
+      },
+      { requiredKeys: [] },
+    ),
   );
 
   it('POST bodies to every write endpoint (with and without a key)', async () => {
     await fc.assert(
-      fc.asyncProperty(body, fc.constantFrom('/api/v1/keys', '/api/v1/outcomes', '/api/v1/feedback'), fc.boolean(), fc.ipV4(), async (b, path, withKey, ip) => {
-        const res = await h.req(
-          path,
-          { method: 'POST', body: typeof b === 'string' ? b : JSON.stringify(b), headers: withKey ? { 'X-API-Key': key } : {} },
-          ip,
-        );
-        await check(res, `${path} ${JSON.stringify(b).slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        body,
+        fc.constantFrom('/api/v1/keys', '/api/v1/outcomes', '/api/v1/feedback'),
+        fc.boolean(),
+        fc.ipV4(),
+        async (b, path, withKey, ip) => {
+          const res = await h.req(
+            path,
+            { method: 'POST', body: typeof b === 'string' ? b : JSON.stringify(b), headers: withKey ? { 'X-API-Key': key } : {} },
+            ip,
+          );
+          await check(res, `${path} ${JSON.stringify(b).slice(0, 200)}`);
+        },
+      ),
       { numRuns: 300 },
     );
   });

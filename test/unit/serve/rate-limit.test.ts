@@ -11,11 +11,13 @@ afterEach(async () => {
   await h?.close();
 });
 
-const limited = (anon: number, keyed: number, trustProxy = false) => (c: Config) => {
-  c.serve.rateLimits.anonymousPerMinute = anon;
-  c.serve.rateLimits.keyedPerMinute = keyed;
-  c.serve.trustProxy = trustProxy;
-};
+const limited =
+  (anon: number, keyed: number, trustProxy = false) =>
+  (c: Config) => {
+    c.serve.rateLimits.anonymousPerMinute = anon;
+    c.serve.rateLimits.keyedPerMinute = keyed;
+    c.serve.trustProxy = trustProxy;
+  };
 
 describe('request rate limits', () => {
   it('anonymous: N a minute per address; 429 with Retry-After and RateLimit headers; next minute resets', async () => {

@@ -25,7 +25,17 @@ const change = (id: string, daysAgo: number, over: Partial<ChangeRecord> = {}): 
   ...over,
 });
 
-const report = (id: string) => ({ api_status: 'preview', id, week_start: '2026-11-16', week_end: '2026-11-22', status: 'final', frozen_at: T0, generated_at: T0, report: {}, corrections: [] });
+const report = (id: string) => ({
+  api_status: 'preview',
+  id,
+  week_start: '2026-11-16',
+  week_end: '2026-11-22',
+  status: 'final',
+  frozen_at: T0,
+  generated_at: T0,
+  report: {},
+  corrections: [],
+});
 
 describe('published resources', () => {
   it('stats, status, roadmap, fields: 200 with api_status', async () => {
@@ -57,7 +67,12 @@ describe('published resources', () => {
   });
 
   it('changes: look-back days (default 7) against the server clock, service_id, needs_review; newest first', async () => {
-    const changes = [change('c1', 1), change('c2', 6.5, { needs_review: true }), change('c3', 8, { service_id: 'svc_other' }), change('c4', 89)];
+    const changes = [
+      change('c1', 1),
+      change('c2', 6.5, { needs_review: true }),
+      change('c3', 8, { service_id: 'svc_other' }),
+      change('c4', 89),
+    ];
     h = await harness({ generation: { changes } });
     const ids = (b: { items: { id: string }[] }) => b.items.map((i) => i.id);
     let r = await h.json('/api/v1/changes');

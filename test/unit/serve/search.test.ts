@@ -4,15 +4,91 @@ import type { ServiceSpec } from '../../serve/fixture.ts';
 import { harness, type Harness } from './harness.ts';
 
 const SERVICES: ServiceSpec[] = [
-  { id: 'svc_weather', name: 'Weather Pro', host: 'api.weather.test', operator: 'Sky Corp', tags: ['weather'], price: 0.002, checks30d: 700, passed30d: 690, monitoringDays: 60, networks: ['eip155:8453'] },
-  { id: 'cand_search1', name: 'Search One', host: 'search.test', tags: ['search', 'web'], price: 0.01, checks30d: 30, passed30d: 29, monitoringDays: 20, payers: 150, networks: ['eip155:8453', 'solana:mainnet'] },
-  { id: 'cand_search2', name: 'search two', host: 'eu.search.test', tags: ['search'], price: null, checks30d: 30, passed30d: 27, monitoringDays: 25, payers: 5, networks: ['eip155:84532'], mainnet: false },
-  { id: 'cand_search3', name: 'Search Three', host: 'search.test', tags: ['search'], price: 0.5, checks30d: 10, passed30d: 10, monitoringDays: 5, payers: null, termsChanges90d: 3 },
-  { id: 'cand_mcp', type: 'mcp_server', name: 'Tools MCP', host: 'mcp.tools.test', networks: [], checks30d: 40, passed30d: 40, monitoringDays: 10, latestPassed: false, payers: null, listed: false },
+  {
+    id: 'svc_weather',
+    name: 'Weather Pro',
+    host: 'api.weather.test',
+    operator: 'Sky Corp',
+    tags: ['weather'],
+    price: 0.002,
+    checks30d: 700,
+    passed30d: 690,
+    monitoringDays: 60,
+    networks: ['eip155:8453'],
+  },
+  {
+    id: 'cand_search1',
+    name: 'Search One',
+    host: 'search.test',
+    tags: ['search', 'web'],
+    price: 0.01,
+    checks30d: 30,
+    passed30d: 29,
+    monitoringDays: 20,
+    payers: 150,
+    networks: ['eip155:8453', 'solana:mainnet'],
+  },
+  {
+    id: 'cand_search2',
+    name: 'search two',
+    host: 'eu.search.test',
+    tags: ['search'],
+    price: null,
+    checks30d: 30,
+    passed30d: 27,
+    monitoringDays: 25,
+    payers: 5,
+    networks: ['eip155:84532'],
+    mainnet: false,
+  },
+  {
+    id: 'cand_search3',
+    name: 'Search Three',
+    host: 'search.test',
+    tags: ['search'],
+    price: 0.5,
+    checks30d: 10,
+    passed30d: 10,
+    monitoringDays: 5,
+    payers: null,
+    termsChanges90d: 3,
+  },
+  {
+    id: 'cand_mcp',
+    type: 'mcp_server',
+    name: 'Tools MCP',
+    host: 'mcp.tools.test',
+    networks: [],
+    checks30d: 40,
+    passed30d: 40,
+    monitoringDays: 10,
+    latestPassed: false,
+    payers: null,
+    listed: false,
+  },
   { id: 'cand_stale', name: 'Stale API', host: 'stale.test', lastCheckAgoHours: 5, intervalHours: 1, checks30d: 50, passed30d: 50 },
   { id: 'cand_never', name: 'Never Checked', host: 'never.test', lastCheckAgoHours: null, checks30d: 0, passed30d: 0, latestPassed: null },
-  { id: 'cand_failing', name: 'Failing API', host: 'fail.test', criteriaExceptFresh: false, checks30d: 100, passed30d: 20, templated: true },
-  { id: 'svc_market', type: 'task_marketplace', name: 'Task Market', host: 'market.test', networks: [], mainnet: null, price: null, checks30d: 300, passed30d: 300, monitoringDays: 90 },
+  {
+    id: 'cand_failing',
+    name: 'Failing API',
+    host: 'fail.test',
+    criteriaExceptFresh: false,
+    checks30d: 100,
+    passed30d: 20,
+    templated: true,
+  },
+  {
+    id: 'svc_market',
+    type: 'task_marketplace',
+    name: 'Task Market',
+    host: 'market.test',
+    networks: [],
+    mainnet: null,
+    price: null,
+    checks30d: 300,
+    passed30d: 300,
+    monitoringDays: 90,
+  },
 ];
 
 let h: Harness;
@@ -93,7 +169,17 @@ describe('search', () => {
     expect((await s('sort=price')).slice(0, 3)).toEqual(['svc_weather', 'cand_failing', 'cand_mcp']);
     expect((await s('sort=price')).slice(-2)).toEqual(['cand_search2', 'svc_market']); // unknown prices last
     expect((await s('sort=recent'))[0]).toBe('cand_search3'); // newest monitoring_since
-    expect(await s('sort=name')).toEqual(['cand_failing', 'cand_never', 'cand_search1', 'cand_search3', 'cand_search2', 'cand_stale', 'svc_market', 'cand_mcp', 'svc_weather']);
+    expect(await s('sort=name')).toEqual([
+      'cand_failing',
+      'cand_never',
+      'cand_search1',
+      'cand_search3',
+      'cand_search2',
+      'cand_stale',
+      'svc_market',
+      'cand_mcp',
+      'svc_weather',
+    ]);
     const all = await s('sort=name&limit=100');
     const page = await search('?scope=index&sort=name&limit=3&offset=3');
     expect(ids(page.body)).toEqual(all.slice(3, 6));
@@ -120,7 +206,9 @@ describe('search', () => {
 
   it('echoes the effective query, normalized', async () => {
     h = await harness({ services: SERVICES });
-    const r = await search('?provider=Search.TEST&limit=7&offset=2&sort=price&tier=discovered&min_pass_rate=0.5&mainnet=1&q=%20a%20%20b%20');
+    const r = await search(
+      '?provider=Search.TEST&limit=7&offset=2&sort=price&tier=discovered&min_pass_rate=0.5&mainnet=1&q=%20a%20%20b%20',
+    );
     expect(r.body.query).toEqual({
       scope: 'directory',
       provider: 'search.test',
@@ -156,7 +244,7 @@ describe('search', () => {
     expect(c.body.items[0].evidence.freshness).toBe('stale');
   });
 
-  it('a new generation is never answered from the old generation\'s cache', async () => {
+  it("a new generation is never answered from the old generation's cache", async () => {
     h = await harness({ services: [{ id: 'cand_x' }] });
     expect((await search('?scope=index')).body.total).toBe(1);
     h.publish({ generation: 'g2', services: [{ id: 'cand_x' }, { id: 'cand_y' }] });
@@ -186,7 +274,10 @@ describe('search', () => {
   it('prefixes links with serve.baseUrl when configured', async () => {
     h = await harness({ services: [{ id: 'cand_x' }], config: (c) => (c.serve.baseUrl = 'https://atlas.example/') });
     const r = await search('');
-    expect(r.body.items[0].links).toEqual({ page: 'https://atlas.example/services/cand_x', api: 'https://atlas.example/api/v1/services/cand_x' });
+    expect(r.body.items[0].links).toEqual({
+      page: 'https://atlas.example/services/cand_x',
+      api: 'https://atlas.example/api/v1/services/cand_x',
+    });
   });
 
   it('CORS for reads, not for writes', async () => {
@@ -194,7 +285,10 @@ describe('search', () => {
     const r = await h.req('/api/v1/services', { headers: { Origin: 'https://agent.example' } });
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-expose-headers')).toContain('X-API-Status');
-    const pre = await h.req('/api/v1/services', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
+    const pre = await h.req('/api/v1/services', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
     expect(pre.headers.get('access-control-allow-methods')).not.toContain('POST');
@@ -202,4 +296,3 @@ describe('search', () => {
     expect(w.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
-

@@ -23,13 +23,16 @@ describe('GET /api/v1/services/{id}', () => {
     }
   });
 
-  it.each(['cand_unknown', 'svc_nope', 'foo', 'cand_', 'cand_a.json', '..%2F..%2Fmanifest', 'svc_' + 'x'.repeat(300)])('%s → 404 with the error shape', async (id) => {
-    h = await harness({ services: [{ id: 'cand_a' }] });
-    const r = await h.json(`/api/v1/services/${id}`);
-    expect(r.status).toBe(404);
-    expect(ErrorBody.parse(r.body).error).toBe('not_found');
-    expect(r.res.headers.get('x-api-status')).toBe('preview');
-  });
+  it.each(['cand_unknown', 'svc_nope', 'foo', 'cand_', 'cand_a.json', '..%2F..%2Fmanifest', 'svc_' + 'x'.repeat(300)])(
+    '%s → 404 with the error shape',
+    async (id) => {
+      h = await harness({ services: [{ id: 'cand_a' }] });
+      const r = await h.json(`/api/v1/services/${id}`);
+      expect(r.status).toBe(404);
+      expect(ErrorBody.parse(r.body).error).toBe('not_found');
+      expect(r.res.headers.get('x-api-status')).toBe('preview');
+    },
+  );
 
   it('with a key (Bearer or X-API-Key) adds a signed referral_id for that service and key', async () => {
     h = await harness({ services: [{ id: 'cand_a' }] });

@@ -18,9 +18,13 @@ describe('referral ids', () => {
     expect(verifyReferral('s'.repeat(32), edited, T)).toMatchObject({ ok: false, reason: 'bad_signature' });
     expect(body).toBeTruthy();
     expect(verifyReferral('s'.repeat(32), tok, new Date(T.getTime() + 7 * 86_400_000))).toMatchObject({ ok: true });
-    expect(verifyReferral('s'.repeat(32), tok, new Date(T.getTime() + 7 * 86_400_000 + 1000))).toMatchObject({ ok: false, reason: 'expired' });
+    expect(verifyReferral('s'.repeat(32), tok, new Date(T.getTime() + 7 * 86_400_000 + 1000))).toMatchObject({
+      ok: false,
+      reason: 'expired',
+    });
     expect(verifyReferral('s'.repeat(32), tok, new Date(T.getTime() - 120_000))).toMatchObject({ ok: false, reason: 'not_yet_valid' });
-    for (const junk of ['', 'ref1', 'ref1..', 'ref2.a.b', `${tok}x`, 'ref1.!!!.AAAAAAAAAAAAAAAAAAAAAA']) expect(verifyReferral('s'.repeat(32), junk, T).ok).toBe(false);
+    for (const junk of ['', 'ref1', 'ref1..', 'ref2.a.b', `${tok}x`, 'ref1.!!!.AAAAAAAAAAAAAAAAAAAAAA'])
+      expect(verifyReferral('s'.repeat(32), junk, T).ok).toBe(false);
   });
 });
 

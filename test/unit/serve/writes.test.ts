@@ -14,7 +14,12 @@ afterEach(async () => {
 
 const lines = (h: Harness, kind: string) => {
   const files = readdirSync(h.inboxDir).filter((f) => f.startsWith(`${kind}-`));
-  return files.flatMap((f) => readFileSync(join(h.inboxDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+  return files.flatMap((f) =>
+    readFileSync(join(h.inboxDir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  );
 };
 
 async function newKey(address = '198.51.100.7'): Promise<{ key: string; key_id: string }> {
@@ -34,7 +39,13 @@ describe('POST /api/v1/keys', () => {
     const r = await h.post('/api/v1/keys', { label: 'my agent', contact: 'ops@example.test' });
     expect(r.status).toBe(201);
     const body = KeyCreated.parse(r.body);
-    expect(body.limits).toEqual({ anonymous_requests_per_minute: 1_000_000, keyed_requests_per_minute: 1_000_000, keys_per_address_per_day: 3, feedback_per_address_per_day: 10, referral_valid_days: 7 });
+    expect(body.limits).toEqual({
+      anonymous_requests_per_minute: 1_000_000,
+      keyed_requests_per_minute: 1_000_000,
+      keys_per_address_per_day: 3,
+      feedback_per_address_per_day: 10,
+      referral_valid_days: 7,
+    });
     const [rec] = lines(h, 'keys');
     expect(rec.key_hash).toBe(createHash('sha256').update(body.key).digest('hex'));
     expect(JSON.stringify(lines(h, 'keys'))).not.toContain(body.key);
@@ -96,15 +107,35 @@ describe('POST /api/v1/outcomes', () => {
     h = await harness();
     expectError(await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'a' }), 401, 'unauthorized');
     expectError(await h.post('/api/v1/outcomes', 'not json', {}), 401, 'unauthorized');
-    expectError(await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'a' }, { Authorization: 'Bearer atlas_nope' }), 401, 'unauthorized');
-    expectError(await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'a' }, { 'X-API-Key': 'atlas_nope' }), 401, 'unauthorized');
+    expectError(
+      await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'a' }, { Authorization: 'Bearer atlas_nope' }),
+      401,
+      'unauthorized',
+    );
+    expectError(
+      await h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'a' }, { 'X-API-Key': 'atlas_nope' }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('201 pending moderation; 200 with the first receipt for a repeated idempotency_key (per key), also after a restart', async () => {
     h = await harness({ services: [{ id: 'cand_a' }] });
     const k = await newKey();
     const auth = { Authorization: `Bearer ${k.key}` };
-    const first = await h.post('/api/v1/outcomes', { outcome: 'failure', failure_kind: 'payment_failed', idempotency_key: 'run-1', service_id: 'cand_a', operation: 'GET /v1/call', task_category: 'weather', reported_at: '2026-11-25T11:59:00+01:00' }, auth);
+    const first = await h.post(
+      '/api/v1/outcomes',
+      {
+        outcome: 'failure',
+        failure_kind: 'payment_failed',
+        idempotency_key: 'run-1',
+        service_id: 'cand_a',
+        operation: 'GET /v1/call',
+        task_category: 'weather',
+        reported_at: '2026-11-25T11:59:00+01:00',
+      },
+      auth,
+    );
     expect(first.status).toBe(201);
     const receipt = OutcomeReceipt.parse(first.body);
     expect(receipt).toMatchObject({ status: 'pending_moderation', duplicate: false, service_id: 'cand_a', outcome: 'failure' });
@@ -131,7 +162,9 @@ describe('POST /api/v1/outcomes', () => {
   it('concurrent reports with one idempotency_key write once', async () => {
     h = await harness();
     const k = await newKey();
-    const rs = await Promise.all(Array.from({ length: 5 }, () => h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'same' }, { 'X-API-Key': k.key })));
+    const rs = await Promise.all(
+      Array.from({ length: 5 }, () => h.post('/api/v1/outcomes', { outcome: 'success', idempotency_key: 'same' }, { 'X-API-Key': k.key })),
+    );
     expect(rs.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(rs.map((r) => r.body.id)).size).toBe(1);
     expect(lines(h, 'outcomes')).toHaveLength(1);
@@ -165,7 +198,17 @@ describe('POST /api/v1/outcomes', () => {
   it('maximum lengths are accepted exactly', async () => {
     h = await harness();
     const k = await newKey();
-    const r = await h.post('/api/v1/outcomes', { outcome: 'unknown', failure_kind: 'other', idempotency_key: 'k'.repeat(100), operation: 'o'.repeat(120), task_category: 't'.repeat(60) }, { 'X-API-Key': k.key });
+    const r = await h.post(
+      '/api/v1/outcomes',
+      {
+        outcome: 'unknown',
+        failure_kind: 'other',
+        idempotency_key: 'k'.repeat(100),
+        operation: 'o'.repeat(120),
+        task_category: 't'.repeat(60),
+      },
+      { 'X-API-Key': k.key },
+    );
     expect(r.status).toBe(201);
   });
 
@@ -210,14 +253,17 @@ describe('POST /api/v1/outcomes', () => {
 });
 
 describe('POST /api/v1/feedback', () => {
-  it.each(['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'])('kind %s → 201 receipt', async (kind) => {
-    h = await harness();
-    const r = await h.post('/api/v1/feedback', { kind, note: 'n'.repeat(500), about: 'a'.repeat(120), contact: 'c'.repeat(200) });
-    expect(r.status).toBe(201);
-    const body = FeedbackReceipt.parse(r.body);
-    expect(body.kind).toBe(kind);
-    expect(lines(h, 'feedback')[0]).toMatchObject({ id: body.id, kind, received_at: body.received_at });
-  });
+  it.each(['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'])(
+    'kind %s → 201 receipt',
+    async (kind) => {
+      h = await harness();
+      const r = await h.post('/api/v1/feedback', { kind, note: 'n'.repeat(500), about: 'a'.repeat(120), contact: 'c'.repeat(200) });
+      expect(r.status).toBe(201);
+      const body = FeedbackReceipt.parse(r.body);
+      expect(body.kind).toBe(kind);
+      expect(lines(h, 'feedback')[0]).toMatchObject({ id: body.id, kind, received_at: body.received_at });
+    },
+  );
 
   it.each([
     [{}, 'kind'],
