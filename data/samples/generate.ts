@@ -155,11 +155,11 @@ for (const p of PROVIDERS) {
       lastUpdated: n % 2 ? isoAt(int(1, 500)) : Math.floor((T0 - int(1, 500) * 3_600_000) / 1000),
       quality: { l30DaysTotalCalls: calls, l30DaysUniquePayers: payers, lastCalledAt: calls ? isoAt(int(0, 200)) : null },
     };
-    if (p.name) item['serviceName'] = p.name;
-    if (p.tags.length) item['tags'] = p.tags;
+    if (p.name) item.serviceName = p.name;
+    if (p.tags.length) item.tags = p.tags;
     if (v2) {
-      item['description'] = `${p.name || 'Endpoint'} ${path.replace(/[/:{}%]/g, ' ').trim()}`;
-      item['extensions'] = {
+      item.description = `${p.name || 'Endpoint'} ${path.replace(/[/:{}%]/g, ' ').trim()}`;
+      item.extensions = {
         bazaar: {
           info: {
             input: {
@@ -483,9 +483,7 @@ const mcpPages: unknown[] = [];
 for (let off = 0, p = 0; off < servers.length; off += MCP_PAGE, p++) {
   const slice = servers.slice(off, off + MCP_PAGE);
   const more = off + MCP_PAGE < servers.length;
-  const cursor = more
-    ? `${String(slice[slice.length - 1] && (slice[slice.length - 1]!['server'] as { name: string }).name)}:${p}`
-    : undefined;
+  const cursor = more ? `${String(slice[slice.length - 1] && (slice[slice.length - 1]!.server as { name: string }).name)}:${p}` : undefined;
   // The second page uses the older `next_cursor` spelling.
   const metadata =
     p === 1 ? { next_cursor: cursor, count: slice.length } : { ...(cursor ? { nextCursor: cursor } : {}), count: slice.length };

@@ -34,7 +34,7 @@ function walk(v: unknown, depth: number, secret: string): unknown {
     let n = 0;
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       if (n++ >= RAW_LIMITS.objectKeys) {
-        out['_capped_keys'] = true;
+        out._capped_keys = true;
         break;
       }
       const key = cleanString(k, RAW_LIMITS.key) || '_';

@@ -51,10 +51,10 @@ function cell(v: unknown): string {
 export function formatTable({ columns, rows }: QueryResult): string {
   const cells = rows.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i]!.length))));
-  const fit = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
+  const fitCell = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
   const line = (vals: string[]) =>
     vals
-      .map((v, i) => fit(v, widths[i]!))
+      .map((v, i) => fitCell(v, widths[i]!))
       .join(' │ ')
       .trimEnd();
   const out = [line(columns), widths.map((w) => '─'.repeat(w)).join('─┼─'), ...cells.map(line)];

@@ -101,6 +101,6 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
     offset += hay.length + 1;
   }
   c.hayStart[n] = offset;
-  c.haystack = parts.join('\u0000') + '\u0000';
+  c.haystack = `${parts.join('\u0000')}\u0000`;
   return c;
 }

@@ -4,7 +4,7 @@ import {
   normalizeRawQuery,
   REQUEST_LIMITS,
   ServicesQuerySchema,
-  SORTS,
+  type SORTS,
   type ChangesQueryInput,
   type ServicesQueryInput,
 } from '../../site/contract/requests.ts';

@@ -34,10 +34,10 @@ const MAX_URL = 2048;
 
 /** Accept the current shape `{ server, _meta }` and the older flat one (server fields at the top). */
 export function parseMcpEntry(raw: Record<string, unknown>): McpEntry | null {
-  const serverRaw = raw['server'] && typeof raw['server'] === 'object' ? raw['server'] : raw;
+  const serverRaw = raw.server && typeof raw.server === 'object' ? raw.server : raw;
   const server = McpServerSchema.safeParse(serverRaw);
   if (!server.success) return null;
-  const metaHolder = (raw['_meta'] ?? (serverRaw as Record<string, unknown>)['_meta']) as Record<string, unknown> | undefined;
+  const metaHolder = (raw._meta ?? (serverRaw as Record<string, unknown>)._meta) as Record<string, unknown> | undefined;
   const metaRaw = metaHolder && typeof metaHolder === 'object' ? metaHolder[OFFICIAL_META] : undefined;
   const meta = McpOfficialMetaSchema.safeParse(metaRaw ?? {});
   const status = meta.success ? meta.data.status : undefined;

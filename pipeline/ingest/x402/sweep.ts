@@ -42,8 +42,8 @@ export function parseX402Page(doc: unknown, where: string): X402Page {
 }
 
 function urlKey(raw: Record<string, unknown>): string | null {
-  const r = raw['resource'];
-  const u = typeof r === 'string' ? r : r && typeof r === 'object' ? (r as Record<string, unknown>)['url'] : undefined;
+  const r = raw.resource;
+  const u = typeof r === 'string' ? r : r && typeof r === 'object' ? (r as Record<string, unknown>).url : undefined;
   return typeof u === 'string' ? u.trim() : null;
 }
 

@@ -47,8 +47,8 @@ describe('reviewed listings', () => {
     try {
       const dir = copyListings(t.dir);
       editJson(join(dir, 'coingecko-x402.json'), (d) => {
-        (d['operations'] as Record<string, unknown>[])[0]!['url'] = 'not a url';
-        d['type'] = 'api';
+        (d.operations as Record<string, unknown>[])[0]!.url = 'not a url';
+        d.type = 'api';
       });
       writeFileSync(join(dir, 'broken.json'), '{ "id": "svc_broken", ');
       writeFileSync(join(dir, 'misnamed.json'), readFileSync(join(SHIPPED, 'mturk.json')));
@@ -77,7 +77,7 @@ describe('reviewed listings', () => {
       mkdirSync(dir);
       copyFileSync(join(SHIPPED, 'deepwiki-mcp.json'), join(dir, 'deepwiki-mcp.json'));
       const bad = JSON.parse(readFileSync(join(SHIPPED, 'github-mcp.json'), 'utf8')) as Record<string, unknown>;
-      (bad['operations'] as Record<string, unknown>[])[0]!['expected_statuses'] = [];
+      (bad.operations as Record<string, unknown>[])[0]!.expected_statuses = [];
       writeFileSync(join(dir, 'github-mcp.json'), JSON.stringify(bad));
       const r = await runCli(['--data', join(t.dir, 'data'), '--now', '2026-11-25T12:00:00Z', 'ingest', 'listings', '--dir', dir]);
       expect(r.code).toBe(2);
@@ -105,7 +105,7 @@ describe('reviewed listings', () => {
       expect(again.counts.inserted).toBe(0);
       expect(again.counts.operations_inserted).toBe(0);
       expect(await dumpIngestTables(store)).toEqual(first);
-      const svc = first['services']!.find((s) => (s as { id: string }).id === 'svc_coingecko-x402') as Record<string, unknown>;
+      const svc = first.services!.find((s) => (s as { id: string }).id === 'svc_coingecko-x402') as Record<string, unknown>;
       expect(svc).toMatchObject({
         tier: 'reviewed',
         name_source: 'atlas',
@@ -114,8 +114,8 @@ describe('reviewed listings', () => {
         listed: true,
         operator_price_usd: 0.01,
       });
-      expect(svc['monitoring_since']).toBe('2026-11-20 09:00:00');
-      expect(first['interval_changes']!.filter((c) => (c as { service_id: string }).service_id === 'svc_coingecko-x402')).toEqual([
+      expect(svc.monitoring_since).toBe('2026-11-20 09:00:00');
+      expect(first.interval_changes!.filter((c) => (c as { service_id: string }).service_id === 'svc_coingecko-x402')).toEqual([
         {
           service_id: 'svc_coingecko-x402',
           operation: 'docs',
@@ -150,8 +150,8 @@ describe('reviewed listings', () => {
       const dir = copyListings(t.dir);
       await ingestListings(ctx, store, dir);
       rmSync(join(dir, 'mturk.json'));
-      editJson(join(dir, 'deepwiki-mcp.json'), (d) => (d['active'] = false));
-      editJson(join(dir, 'github-mcp.json'), (d) => (d['name'] = ''));
+      editJson(join(dir, 'deepwiki-mcp.json'), (d) => (d.active = false));
+      editJson(join(dir, 'github-mcp.json'), (d) => (d.name = ''));
       clock.advance(3_600_000);
       const r = await ingestListings(ctx, store, dir);
       expect(r.counts.deactivated).toBe(1);

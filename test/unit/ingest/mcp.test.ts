@@ -33,7 +33,7 @@ function registry(entries: () => Record<string, unknown>[], legacyCursor = false
     const since = u.searchParams.get('updated_since');
     const all = entries().filter((e) => {
       if (!since) return true;
-      const m = (e['_meta'] as Record<string, { updatedAt: string }>)['io.modelcontextprotocol.registry/official']!;
+      const m = (e._meta as Record<string, { updatedAt: string }>)['io.modelcontextprotocol.registry/official']!;
       return Date.parse(m.updatedAt) > Date.parse(since);
     });
     const start = Number(u.searchParams.get('cursor') ?? 0);

@@ -9,7 +9,7 @@ import {
   flattenFigures,
   type PageMeta,
 } from '../../../site/pages/index.ts';
-import { discoveredDetail, HOSTILE, listOf, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
+import { discoveredDetail, listOf, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
 
 const live: PageMeta = { generatedAt: NOW, live: true };
 const staticMeta: PageMeta = { generatedAt: NOW, live: false };

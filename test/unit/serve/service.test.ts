@@ -23,7 +23,7 @@ describe('GET /api/v1/services/{id}', () => {
     }
   });
 
-  it.each(['cand_unknown', 'svc_nope', 'foo', 'cand_', 'cand_a.json', '..%2F..%2Fmanifest', 'svc_' + 'x'.repeat(300)])(
+  it.each(['cand_unknown', 'svc_nope', 'foo', 'cand_', 'cand_a.json', '..%2F..%2Fmanifest', `svc_${'x'.repeat(300)}`])(
     '%s → 404 with the error shape',
     async (id) => {
       h = await harness({ services: [{ id: 'cand_a' }] });

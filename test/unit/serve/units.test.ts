@@ -14,7 +14,7 @@ describe('referral ids', () => {
     expect(verifyReferral('s'.repeat(32), tok, T)).toEqual({ ok: true, serviceId: 'cand_abc', keyId: 'key_1', issuedAt: T });
     expect(verifyReferral('t'.repeat(32), tok, T)).toMatchObject({ ok: false, reason: 'bad_signature' });
     const [p, body, mac] = tok.split('.');
-    const edited = `${p}.${Buffer.from('cand_xyz|key_1|' + T.getTime() / 1000).toString('base64url')}.${mac}`;
+    const edited = `${p}.${Buffer.from(`cand_xyz|key_1|${T.getTime() / 1000}`).toString('base64url')}.${mac}`;
     expect(verifyReferral('s'.repeat(32), edited, T)).toMatchObject({ ok: false, reason: 'bad_signature' });
     expect(body).toBeTruthy();
     expect(verifyReferral('s'.repeat(32), tok, new Date(T.getTime() + 7 * 86_400_000))).toMatchObject({ ok: true });
