@@ -11,7 +11,7 @@ export interface Columns {
   n: number;
   tier: Uint8Array; // 0 reviewed, 1 discovered
   type: Uint8Array; // index in TYPES
-  mainnet: Int8Array; // -1 null, 0 false, 1 true
+  mainnet: Int8Array; // the mainnet filter's side (SearchRow.mainnet): -1 neither, 0 test networks only, 1 a known mainnet
   latestPassed: Int8Array;
   templated: Uint8Array;
   listed: Int8Array;
