@@ -63,7 +63,9 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
  * of the matching rows to the start of `list` (length >= rows) and returns how many. Semantics we
  * chose where the contract is terse (parameter texts: site/contract/requests.ts):
  * - q: every whitespace-separated word must occur (case-insensitive) in name, host, URL or operator.
- * - host: exact, case-insensitive. provider: the host or any subdomain of it.
+ * - host and provider: the exact host, case-insensitive. A provider is a host: the same notion as
+ *   group=provider (one row per host, run.ts) and the published provider_endpoints (tracked services
+ *   on the same host, computed by the pipeline), so provider=h returns provider_endpoints rows.
  * - network and mainnet: serve/search/networks.ts (exact for known names and CAIP-2 ids, else
  *   substring; mainnet=false only when every offered network is a test network).
  * - min_pass_rate / min_payers / max_price_usd / max_terms_changes_90d: services whose value is
@@ -142,10 +144,7 @@ function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: In
   if (q.host !== undefined || q.provider !== undefined) {
     const h = q.host;
     const p = q.provider;
-    const suffix = `.${p}`;
-    const hostOk = Uint8Array.from(c.hosts, (x) =>
-      (h === undefined || x === h) && (p === undefined || x === p || x.endsWith(suffix)) ? 1 : 0,
-    );
+    const hostOk = Uint8Array.from(c.hosts, (x) => ((h === undefined || x === h) && (p === undefined || x === p) ? 1 : 0));
     len = keepHosts(list, len, c, hostOk);
   }
   if (q.network !== undefined) {

@@ -73,14 +73,16 @@ export type ParamSpec =
   | { name: string; type: 'number'; description: string; minimum: number; maximum?: number };
 
 /*
- * The network and mainnet filters, stated once: the parameter texts below and the field dictionary
- * entries of ServiceSummary (field-docs.ts) use these. The code that applies them is
- * serve/search/networks.ts; keep the two in step.
+ * The network, mainnet and provider filters, stated once: the parameter texts below and the field
+ * dictionary entries of ServiceSummary (field-docs.ts) use these. The code that applies them is
+ * serve/search/networks.ts (network, mainnet) and serve/search/filter.ts (provider); keep in step.
  */
 export const NETWORK_FILTER_RULE =
   'payment network: a v1 name or known alias (base, base-sepolia, solana, polygon, ...) matches exactly that network; any other full CAIP-2 id (namespace:reference, e.g. eip155:8453) matches that network only (not eip155:84532); anything else matches a case-insensitive substring of an offered network id or v1 name';
 export const MAINNET_FILTER_RULE =
   'true: services offering at least one known mainnet network; false: services offering at least one network and only test networks; unknown network ids never count as mainnet, so services with unknown ids and no known mainnet, and services with no networks, match neither';
+export const PROVIDER_FILTER_RULE =
+  'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
 
 /** Spec 4.1 — GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
@@ -137,7 +139,7 @@ export const SERVICES_QUERY_PARAMS = [
     name: 'provider',
     type: 'string',
     maxLength: 253,
-    description: 'provider host filter (the host or any subdomain of it); echoed in the query member',
+    description: `${PROVIDER_FILTER_RULE}; echoed in the query member`,
   },
 ] as const satisfies readonly ParamSpec[];
 

@@ -5,7 +5,7 @@ import { harness, type Harness } from './harness.ts';
 
 /*
  * The network and mainnet filters (serve/search/networks.ts), through the HTTP surface. Networks
- * are stored as CAIP-2 ids, as ingest normalizes them.
+ * are stored as CAIP-2 ids, as ingest normalizes them. Then the provider filter (filter.ts).
  */
 
 const BASE = 'eip155:8453';
@@ -99,5 +99,42 @@ describe('mainnet filter', () => {
     // offered networks and the known-networks table, and an unknown id is not a mainnet.
     h = await harness({ services: [...NETWORK_SERVICES, svc('cand_unknown_only', ['eip155:777777'], true)] });
     expect(await ids('mainnet=true')).toEqual(['cand_base', 'cand_polygon', 'cand_solana', 'cand_unknown_main']);
+  });
+});
+
+describe('provider: one notion of provider (the host)', () => {
+  const SERVICES: ServiceSpec[] = [
+    { id: 'cand_a1', host: 'search.test' },
+    { id: 'cand_a2', host: 'search.test' },
+    { id: 'cand_a3', host: 'search.test' },
+    { id: 'cand_b1', host: 'eu.search.test' },
+    { id: 'cand_b2', host: 'eu.search.test' },
+    { id: 'cand_c1', host: 'other.test' },
+  ];
+
+  it('provider=h returns exactly the provider_endpoints services of host h, not its subdomains', async () => {
+    h = await harness({ services: SERVICES });
+    expect(await ids('provider=search.test')).toEqual(['cand_a1', 'cand_a2', 'cand_a3']);
+    expect(await ids('provider=EU.Search.test')).toEqual(['cand_b1', 'cand_b2']);
+    const all = await search('');
+    for (const item of all.items) {
+      const byProvider = await search(`provider=${item.host}`);
+      expect(byProvider.total, item.host).toBe(item.provider_endpoints);
+      expect(byProvider.items.every((i) => i.host === item.host)).toBe(true);
+    }
+  });
+
+  it('group=provider collapses by the same host: one row per host, provider_endpoints rows behind each', async () => {
+    h = await harness({ services: SERVICES });
+    const grouped = await search('group=provider&sort=name');
+    expect(grouped.total).toBe(3);
+    expect(grouped.items.map((i) => i.host).sort()).toEqual(['eu.search.test', 'other.test', 'search.test']);
+    const all = await search('');
+    for (const g of grouped.items) {
+      expect(all.items.filter((i) => i.host === g.host).length, g.host).toBe(g.provider_endpoints);
+    }
+    const one = await search('group=provider&provider=search.test');
+    expect(one.total).toBe(1);
+    expect(one.items[0]!.host).toBe('search.test');
   });
 });
