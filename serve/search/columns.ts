@@ -95,7 +95,7 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
       c.hosts.push(r.host);
     }
     c.hostId[i] = h;
-    const hay = records[i]!.search.haystack.toLowerCase().replace(/\u0000/g, ' ');
+    const hay = records[i]!.search.haystack.toLowerCase().replaceAll('\u0000', ' ');
     parts[i] = hay;
     c.hayStart[i] = offset;
     offset += hay.length + 1;

@@ -156,10 +156,7 @@ function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: In
     len = keepRows(list, len, rows, (r) => r.tags.includes(t));
   }
   if (q.q !== undefined) {
-    for (const w of q.q
-      .toLowerCase()
-      .replace(/\u0000/g, ' ')
-      .split(' ')) {
+    for (const w of q.q.toLowerCase().replaceAll('\u0000', ' ').split(' ')) {
       if (w && len > 0) len = keepMarked(list, len, rowsContaining(c, w));
     }
   }
