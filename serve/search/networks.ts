@@ -17,8 +17,8 @@ const NAME_OF = new Map(NETWORKS.filter((n) => n.v1Name).map((n) => [n.caip2.toL
  * What `network=<value>` asks for:
  * - a v1 name or known alias (`base`, `base-sepolia`, `solana`, `solana:mainnet`, …): that network, exactly;
  * - any other full CAIP-2 id (`eip155:8453`): that network only, exactly (never `eip155:84532`);
- * - anything else (`eip155`, `sepolia`, `8453`): a case-insensitive substring of any offered
- *   network's id or v1 name.
+ * - anything else (`eip155`, `devnet`, `8453`): a case-insensitive substring of any offered
+ *   network's id or v1 name. (`sepolia` is a v1 name: Ethereum Sepolia only, not Base Sepolia.)
  * Every comparison is case-insensitive (no two networks differ by case alone).
  */
 export type NetworkFilter = { exact: string } | { substring: string };
