@@ -90,8 +90,9 @@ describe('network filter', () => {
 
 describe('mainnet filter', () => {
   it('false: at least one network and every one a test network; unknown ids and no networks match neither', async () => {
-    h = await harness({ services: NETWORK_SERVICES });
-    expect(await ids('mainnet=false')).toEqual(['cand_devnet', 'cand_sepolia', 'cand_testmix']);
+    // An unlisted id whose name says it is a test network counts as one (networkKind).
+    h = await harness({ services: [...NETWORK_SERVICES, svc('cand_goerli', ['base-goerli'], false)] });
+    expect(await ids('mainnet=false')).toEqual(['cand_devnet', 'cand_goerli', 'cand_sepolia', 'cand_testmix']);
   });
 
   it('true: at least one known mainnet; an unknown id never counts as mainnet', async () => {
