@@ -11,7 +11,7 @@ export interface Columns {
   n: number;
   tier: Uint8Array; // 0 reviewed, 1 discovered
   type: Uint8Array; // index in TYPES
-  mainnet: Int8Array; // -1 null, 0 false, 1 true
+  mainnet: Int8Array; // the mainnet filter's side (SearchRow.mainnet): -1 neither, 0 test networks only, 1 a known mainnet
   latestPassed: Int8Array;
   templated: Uint8Array;
   listed: Int8Array;
@@ -95,7 +95,7 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
       c.hosts.push(r.host);
     }
     c.hostId[i] = h;
-    const hay = records[i]!.search.haystack.toLowerCase().replace(/\u0000/g, ' ');
+    const hay = records[i]!.search.haystack.toLowerCase().replaceAll('\u0000', ' ');
     parts[i] = hay;
     c.hayStart[i] = offset;
     offset += hay.length + 1;

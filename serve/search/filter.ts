@@ -1,10 +1,11 @@
 import type { Columns } from './columns.ts';
 import { TYPES } from './columns.ts';
+import { networkMatches, parseNetworkFilter } from './networks.ts';
 import type { EffectiveQuery } from './query.ts';
 import type { SearchRow } from './row.ts';
 
 /**
- * Directory membership now (DESIGN.md: freshness is a function of time): every other listing
+ * Directory membership now (freshness is a function of time, docs/notes/serve.md): every other listing
  * criterion passed at publish, and the latest check is no older than two intervals at `nowMs`.
  */
 export function inDirectoryAt(c: Columns, i: number, nowMs: number): boolean {
@@ -58,14 +59,15 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
 }
 
 /**
- * The filters of spec 4.1 (pure; `nowMs` only for scope=directory): writes the positions of the
- * matching rows to the start of `list` (length >= rows) and returns how many. Semantics we chose
- * where the spec is terse:
+ * The filters of GET /api/v1/services (pure; `nowMs` only for scope=directory): writes the positions
+ * of the matching rows to the start of `list` (length >= rows) and returns how many. Semantics we
+ * chose where the contract is terse (parameter texts: site/contract/requests.ts):
  * - q: every whitespace-separated word must occur (case-insensitive) in name, host, URL or operator.
- * - host: exact, case-insensitive. provider: the host or any subdomain of it.
- * - network: substring of any offered network (case-insensitive).
- * - mainnet=true: at least one offered network is a mainnet; false: networks offered, all test.
- *   Services with no known networks (mainnet null) match neither.
+ * - host and provider: the exact host, case-insensitive. A provider is a host: the same notion as
+ *   group=provider (one row per host, run.ts) and the published provider_endpoints (tracked services
+ *   on the same host, computed by the pipeline), so provider=h returns provider_endpoints rows.
+ * - network and mainnet: serve/search/networks.ts (exact for known names and CAIP-2 ids, else
+ *   substring; mainnet=false only when every offered network is a test network).
  * - min_pass_rate / min_payers / max_price_usd / max_terms_changes_90d: services whose value is
  *   unknown (null) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
@@ -142,25 +144,19 @@ function narrowByText(rows: SearchRow[], c: Columns, q: EffectiveQuery, list: In
   if (q.host !== undefined || q.provider !== undefined) {
     const h = q.host;
     const p = q.provider;
-    const suffix = `.${p}`;
-    const hostOk = Uint8Array.from(c.hosts, (x) =>
-      (h === undefined || x === h) && (p === undefined || x === p || x.endsWith(suffix)) ? 1 : 0,
-    );
+    const hostOk = Uint8Array.from(c.hosts, (x) => ((h === undefined || x === h) && (p === undefined || x === p) ? 1 : 0));
     len = keepHosts(list, len, c, hostOk);
   }
   if (q.network !== undefined) {
-    const v = q.network;
-    len = keepRows(list, len, rows, (r) => r.networks.some((x) => x.includes(v)));
+    const f = parseNetworkFilter(q.network);
+    len = keepRows(list, len, rows, (r) => networkMatches(f, r.networks));
   }
   if (q.tag !== undefined) {
     const t = q.tag;
     len = keepRows(list, len, rows, (r) => r.tags.includes(t));
   }
   if (q.q !== undefined) {
-    for (const w of q.q
-      .toLowerCase()
-      .replace(/\u0000/g, ' ')
-      .split(' ')) {
+    for (const w of q.q.toLowerCase().replaceAll('\u0000', ' ').split(' ')) {
       if (w && len > 0) len = keepMarked(list, len, rowsContaining(c, w));
     }
   }

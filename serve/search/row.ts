@@ -1,5 +1,6 @@
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
+import { compileNetworks, mainnetSide, type CompiledNetworks } from './networks.ts';
 
 /**
  * One tracked service compiled for search: the published summary (shared, never mutated) plus the
@@ -14,8 +15,9 @@ export interface SearchRow {
   type: string;
   /** Lower-cased host. */
   host: string;
-  /** Lower-cased networks. */
-  networks: string[];
+  /** Offered networks as the `network` filter compares them (serve/search/networks.ts). */
+  networks: CompiledNetworks;
+  /** The `mainnet` filter's side: true offers a known mainnet, false test networks only, null neither. */
   mainnet: boolean | null;
   latestPassed: boolean | null;
   templated: boolean;
@@ -47,8 +49,8 @@ export function compileRow(rec: IndexRecord, pos: number): SearchRow {
     tier: s.tier,
     type: s.type,
     host: s.host.toLowerCase(),
-    networks: s.networks.map((n) => n.toLowerCase()),
-    mainnet: s.mainnet,
+    networks: compileNetworks(s.networks),
+    mainnet: mainnetSide(s.networks),
     latestPassed: rec.search.latest_passed,
     templated: s.templated_url,
     passRate: e.pass_rate,

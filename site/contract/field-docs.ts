@@ -1,6 +1,7 @@
 import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from '../../pipeline/docs/review-rule.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
+import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
 
 /**
  * Definitions of every member of every response, keyed by `<Schema>.<path>` where Schema is the
@@ -51,7 +52,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'request',
     'directory (default: only services meeting every applicable listing criterion) or index (everything tracked).',
   ),
-  'QueryEcho.provider': d('request', 'Provider host filter, when given.'),
+  'QueryEcho.provider': d('request', `The provider filter, when given; ${PROVIDER_FILTER_RULE}.`),
   'QueryEcho.group': d('request', 'provider when endpoints were collapsed to one row per host.'),
   'QueryEcho.sort': d('request', 'Sort order in force (default evidence).'),
   'QueryEcho.limit': d('request', 'Page size in force (1 to 100, default 50).', 'services'),
@@ -98,15 +99,19 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'computed',
     "registry (lowest amount in the registry's or observed payment terms on a known USD stablecoin), operator (stated pricing, a claim) or null.",
   ),
-  'ServiceSummary.provider_endpoints': d('computed', 'Number of tracked endpoints on the same host.', 'endpoints'),
-  'ServiceSummary.networks': d('computed', 'Payment networks offered (CAIP-2 where known).'),
+  'ServiceSummary.provider_endpoints': d(
+    'computed',
+    'Number of tracked endpoints on the same host (itself included): what provider=<host> with scope=index returns.',
+    'endpoints',
+  ),
+  'ServiceSummary.networks': d('computed', `Payment networks offered (CAIP-2 where known). The network filter: ${NETWORK_FILTER_RULE}.`),
   'ServiceSummary.networks_source': d(
     'computed',
     'observed (named in the latest valid payment request Atlas received), registry, or operator (stated payment rails).',
   ),
   'ServiceSummary.mainnet': d(
     'computed',
-    'True when at least one offered network is not a test network; unknown network ids never count; null when no network is known.',
+    `True when at least one offered network is a known mainnet; false when networks are known but none is a known mainnet (unknown ids never count as mainnet); null when no network is known. The mainnet filter: ${MAINNET_FILTER_RULE}.`,
   ),
   'ServiceSummary.evidence': d('measured', "Atlas's own measurements of the scheduled checks (spec 2.3).", null, W30),
   'ServiceSummary.registry_usage': d(

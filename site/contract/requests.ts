@@ -72,6 +72,18 @@ export type ParamSpec =
   | { name: string; type: 'integer'; description: string; minimum: number; maximum?: number; default?: number }
   | { name: string; type: 'number'; description: string; minimum: number; maximum?: number };
 
+/*
+ * The network, mainnet and provider filters, stated once: the parameter texts below and the field
+ * dictionary entries of ServiceSummary (field-docs.ts) use these. The code that applies them is
+ * serve/search/networks.ts (network, mainnet) and serve/search/filter.ts (provider); keep in step.
+ */
+export const NETWORK_FILTER_RULE =
+  'a v1 name or known alias (base, base-sepolia, solana, polygon, ...) matches exactly that network; any other full CAIP-2 id (namespace:reference, e.g. eip155:8453) matches that network only (not eip155:84532); anything else matches a case-insensitive substring of an offered network id or v1 name';
+export const MAINNET_FILTER_RULE =
+  'true: services offering at least one known mainnet network; false: services offering at least one network and only test networks (listed as test networks, or unlisted ids whose name says sepolia, testnet, devnet, fuji, amoy, apothem or goerli); unknown network ids never count as mainnet, so services with unknown ids and no known mainnet, and services with no networks, match neither';
+export const PROVIDER_FILTER_RULE =
+  'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
+
 /** Spec 4.1 — GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
   {
@@ -83,12 +95,8 @@ export const SERVICES_QUERY_PARAMS = [
   { name: 'tier', type: 'string', enum: TIERS, description: 'filter by origin' },
   { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
   { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
-  { name: 'network', type: 'string', maxLength: 100, description: 'payment network, substring match (case-insensitive)' },
-  {
-    name: 'mainnet',
-    type: 'boolean',
-    description: 'true: only services offering a mainnet network; false: only services offering test networks only',
-  },
+  { name: 'network', type: 'string', maxLength: 100, description: `payment network: ${NETWORK_FILTER_RULE}` },
+  { name: 'mainnet', type: 'boolean', description: MAINNET_FILTER_RULE },
   { name: 'passing', type: 'boolean', description: 'whether the latest check of the primary operation passed' },
   { name: 'templated', type: 'boolean', description: 'whether the registry URL is a template with placeholders' },
   { name: 'min_pass_rate', type: 'number', minimum: 0, maximum: 1, description: 'minimum share of checks passed in the 30-day window' },
@@ -131,7 +139,7 @@ export const SERVICES_QUERY_PARAMS = [
     name: 'provider',
     type: 'string',
     maxLength: 253,
-    description: 'provider host filter (the host or any subdomain of it); echoed in the query member',
+    description: `${PROVIDER_FILTER_RULE}; echoed in the query member`,
   },
 ] as const satisfies readonly ParamSpec[];
 

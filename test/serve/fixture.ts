@@ -255,6 +255,14 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
   const dir = join(siteDir, 'generations', opts.generation);
   rmSync(dir, { recursive: true, force: true });
   const built = opts.services.map((s) => buildService(s, opts.now));
+  // provider_endpoints as the pipeline computes it: tracked services on the same host (itself included).
+  const perHost = new Map<string, number>();
+  for (const b of built) perHost.set(b.record.summary.host, (perHost.get(b.record.summary.host) ?? 0) + 1);
+  for (const b of built) {
+    const n = perHost.get(b.record.summary.host)!;
+    b.record.summary.provider_endpoints = n;
+    b.detail.provider_endpoints = n;
+  }
   const records = built.map((b) => b.record);
   writeJson(join(dir, 'index', 'summaries.json'), records);
   if (opts.details !== false) {

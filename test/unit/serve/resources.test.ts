@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { ChangeList, type ChangeRecord } from '../../../site/contract/changes.ts';
 import { ErrorBody } from '../../../site/contract/error.ts';
 import { Health } from '../../../site/contract/health.ts';
+import { Report } from '../../../site/contract/reports.ts';
 import { harness, T0, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -64,6 +65,36 @@ describe('published resources', () => {
       expect(r.status, id).toBe(404);
       expect(ErrorBody.parse(r.body).error).toBe('not_found');
     }
+  });
+
+  it("reports: the running week's Monday answers like current, by the server's clock", async () => {
+    // T0 is Wednesday 2026-11-25: the running week starts Monday 2026-11-23.
+    const current = {
+      ...report('current'),
+      week_start: '2026-11-23',
+      week_end: '2026-11-29',
+      status: 'provisional',
+      frozen_at: null,
+      report: { checks: 42 },
+    };
+    h = await harness({ generation: { reports: { '2026-11-16': report('2026-11-16'), current } } });
+    const cur = await h.json('/api/v1/reports/current');
+    const r = await h.json('/api/v1/reports/2026-11-23');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(Report.parse(r.body)).toEqual({ ...cur.body, id: '2026-11-23' });
+    expect(r.body.status).toBe('provisional');
+    expect(r.body.frozen_at).toBeNull();
+    expect(r.body.report).toEqual({ checks: 42 });
+    expect((await h.json('/api/v1/reports/2026-11-30')).status).toBe(404); // a week that has not started
+    // The week turns while the published current still holds the ended week: neither Monday has
+    // figures to give (the ended week is not frozen yet; the running week's are not published).
+    h.clock.set('2026-11-30T00:00:00Z');
+    for (const id of ['2026-11-30', '2026-11-23']) {
+      const late = await h.json(`/api/v1/reports/${id}`);
+      expect(late.status, id).toBe(404);
+      expect(ErrorBody.parse(late.body).error).toBe('not_found');
+    }
+    expect((await h.json('/api/v1/reports/2026-11-16')).status).toBe(200); // frozen weeks are unaffected
   });
 
   it('changes: look-back days (default 7) against the server clock, service_id, needs_review; newest first', async () => {
