@@ -11,3 +11,4 @@ export * from './paths.ts';
 export * from './write.ts';
 export * from './checksums.ts';
 export * from './seal.ts';
+export * from './verify-tree.ts';
