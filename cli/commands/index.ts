@@ -11,7 +11,8 @@ import { register as publish } from './publish.ts';
 import { register as report } from './report.ts';
 import { register as serve } from './serve.ts';
 import { register as sql } from './sql.ts';
+import { register as verify } from './verify.ts';
 
 export function registerCommands(program: Command): void {
-  for (const r of [init, ingest, probe, compute, publish, report, docs, cycle, serve, demo, sql, exportCmd]) r(program);
+  for (const r of [init, ingest, probe, compute, publish, report, docs, cycle, verify, serve, demo, sql, exportCmd]) r(program);
 }

@@ -4,6 +4,7 @@ export * from './slots.ts';
 export * from './config.ts';
 export * from './paths.ts';
 export * from './secret.ts';
+export * from './signing-key.ts';
 export * from './sanitize.ts';
 export * from './log.ts';
 export * from './context.ts';

@@ -12,6 +12,8 @@ export interface Paths {
   publicDir: string;
   inbox: string;
   secret: string;
+  /** The Ed25519 key that signs each published generation's checksums (signing-key.ts). */
+  signingKey: string;
   /** Researchers' read-only copy, replaced atomically. */
   snapshot: string;
   listings: string;
@@ -27,6 +29,7 @@ export function resolvePaths(dataDir: string): Paths {
     publicDir: join(data, 'public'),
     inbox: join(data, 'inbox'),
     secret: join(data, 'secret'),
+    signingKey: join(data, 'signing-key.pem'),
     snapshot: join(data, 'snapshots', 'atlas-snapshot.duckdb'),
     listings: join(PROJECT_DATA, 'listings'),
     roadmap: join(PROJECT_DATA, 'roadmap.json'),

@@ -1,13 +1,16 @@
 import { HOUR_MS } from '../../pipeline/core/clock.ts';
 import type { Health } from '../../site/contract/health.ts';
 import type { RunRecord } from '../../site/contract/runs.ts';
+import { SigningKeyInfo } from '../../site/contract/signing.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
  * GET /healthz: service health and the latest monitoring run. The published `healthz.json` carries
  * the runs; `status` is recomputed against the server's clock: `no_data` before any monitoring run
  * (or before the first publish), `degraded` when the latest run failed or started more than two
- * hours ago, else `ok`. Always 200: the answer is itself the health report.
+ * hours ago, else `ok`. Always 200: the answer is itself the health report. `signing_key` is the
+ * public key published with the served generation (the one its checksums.json verifies with);
+ * null before the first publish or for a generation published without one.
  */
 export async function getHealth(deps: AppDeps): Promise<Health> {
   const now = deps.clock();
@@ -20,6 +23,7 @@ export async function getHealth(deps: AppDeps): Promise<Health> {
     const stale = now.getTime() - Date.parse(latest.started_at) > 2 * HOUR_MS;
     status = latest.status === 'failed' || stale ? 'degraded' : 'ok';
   }
+  const key = SigningKeyInfo.safeParse(published?.signing_key);
   return {
     api_status: 'preview',
     status,
@@ -28,5 +32,6 @@ export async function getHealth(deps: AppDeps): Promise<Health> {
     served_at: now.toISOString(),
     latest_monitoring_run: latest,
     latest_runs: runs,
+    signing_key: key.success ? key.data : null,
   };
 }

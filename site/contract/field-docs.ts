@@ -377,6 +377,16 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Health.served_at': d('atlas', 'Server time of the answer (added by the server).', 'date-time'),
   'Health.latest_monitoring_run': d('measured', 'The latest probe run; null when none.'),
   'Health.latest_runs': d('measured', 'The latest run of each kind.'),
+  'Health.signing_key': d(
+    'atlas',
+    "The installation's public key that signs every published generation's checksums.json; null before the first publish. Verify a mirrored tree with it (atlas verify --tree).",
+  ),
+  'Health.signing_key.alg': d('constant', 'Always "ed25519".'),
+  'Health.signing_key.key_id': d(
+    'atlas',
+    'Lowercase hex SHA-256 of the 32 raw public-key bytes; checksums.json names the signing key by it.',
+  ),
+  'Health.signing_key.public_key': d('atlas', 'The 32 raw Ed25519 public-key bytes, base64.'),
 
   // reports
   'ReportList.items': d('atlas', 'Published weekly reports, newest first.'),

@@ -18,6 +18,7 @@ export * from './error.ts';
 export * from './writes.ts';
 export * from './index-record.ts';
 export * from './manifest.ts';
+export * from './signing.ts';
 export * from './components.ts';
 export * from './field-docs.ts';
 export * from './field-dictionary.ts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dbTimeToIso, type Store } from '../../pipeline/store/store.ts';
-import { Health, type RunRecord } from '../contract/index.ts';
+import { Health, type RunRecord, type SigningKeyInfo } from '../contract/index.ts';
 import { ts } from './sql.ts';
 import { writeJson } from './write.ts';
 
@@ -9,9 +9,16 @@ export const HEALTH_PROBE_MAX_AGE_MS = 2 * 3_600_000;
 
 /**
  * healthz.json: the latest run of each kind and the latest monitoring (probe) run. `status` is the
- * value at publish; serve recomputes it (and adds served_at) against its own clock.
+ * value at publish; serve recomputes it (and adds served_at) against its own clock. `signingKey` is
+ * the public key that seals this generation (served as /healthz `signing_key`).
  */
-export async function writeHealth(store: Store, genDir: string, now: Date, generation: string): Promise<void> {
+export async function writeHealth(
+  store: Store,
+  genDir: string,
+  now: Date,
+  generation: string,
+  signingKey: SigningKeyInfo | null = null,
+): Promise<void> {
   const rows = await store.all<Record<string, string | null>>(`
     SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= ${ts(now)}
     QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`);
@@ -34,6 +41,7 @@ export async function writeHealth(store: Store, genDir: string, now: Date, gener
       generated_at: now.toISOString(),
       latest_monitoring_run: probe,
       latest_runs: runs,
+      signing_key: signingKey,
     },
     'healthz',
   );

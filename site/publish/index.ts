@@ -9,3 +9,6 @@ export * from './changes.ts';
 export * from './reports.ts';
 export * from './paths.ts';
 export * from './write.ts';
+export * from './checksums.ts';
+export * from './seal.ts';
+export * from './verify-tree.ts';

@@ -16,6 +16,8 @@ import { writeStats, writeStatus } from './stats-status.ts';
 import { writeServices, type ServicesOptions } from './services.ts';
 import { writeJson } from './write.ts';
 import { stepTimer } from '../../pipeline/core/step-timer.ts';
+import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
+import { sealGeneration } from './seal.ts';
 
 export interface PublishOptions extends ServicesOptions {
   /** Public folder (default ctx.paths.publicDir). */
@@ -34,8 +36,10 @@ export interface PublishResult {
   pages: boolean;
   pruned: string[];
   ms: number;
-  /** Milliseconds per step (services, stats, status, ..., pages, switch), for the timing figures. */
+  /** Milliseconds per step (services, stats, status, ..., pages, seal, switch), for the timing figures. */
   steps: Record<string, number>;
+  /** Files listed in the signed checksums.json, and the signing key's id. */
+  sealed: { files: number; keyId: string };
 }
 
 type WritePages = (genDir: string, opts: { generatedAt: Date }) => Promise<void>;
@@ -51,10 +55,12 @@ async function loadWritePages(): Promise<WritePages | null> {
 /**
  * `atlas publish`: write a new generation of the static tree, then switch `<public>/current` to it
  * atomically and prune old generations (CONTRACTS.md "Published tree"). Every JSON body is
- * validated against the contract before it is written; `manifest.json` is written last, so a
- * generation with a manifest is complete. Reads only: services, compute outputs, runs, changes,
- * reports. Records one `runs` row (kind publish). A failure leaves `current` untouched and removes
- * the half-written generation.
+ * validated against the contract before it is written; `manifest.json` is the last body, so a
+ * generation with a manifest is complete. The generation is then sealed (seal.ts), the last write
+ * before the switch: every file's size and SHA-256 in `checksums.json`, signed with the
+ * installation's Ed25519 key, so a mirrored copy can be verified offline (`atlas verify --tree`).
+ * Reads only: services, compute outputs, runs, changes, reports. Records one `runs` row (kind
+ * publish). A failure leaves `current` untouched and removes the half-written generation.
  */
 export async function publish(ctx: Context, store: Store, opts: PublishOptions = {}): Promise<PublishResult> {
   const now = ctx.clock();
@@ -65,13 +71,15 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
   const t0 = performance.now();
   const { steps, step } = stepTimer();
   try {
+    // Loaded (created on first use) before anything is written: no key, no generation.
+    const key = loadSigningKey(ctx.paths.signingKey);
     const genDir = await createGenerationDir(publicDir, generation);
     dir = genDir; // removed again if anything below fails before the switch
     const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
     await step('status', () => writeStatus(store, genDir, now));
-    await step('health', () => writeHealth(store, genDir, now, generation));
+    await step('health', () => writeHealth(store, genDir, now, generation, key.info));
     await step('roadmap', () => writeRoadmap(ctx.paths.roadmap, genDir));
     await step('fields', () => writeFieldsAndOpenApi(genDir, now));
     const changes = await step('changes', () => writeChanges(store, genDir, now));
@@ -95,6 +103,7 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
       counts,
       pages,
     });
+    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key }));
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
     // Pruning is housekeeping: the publish has succeeded once the pointer switched.
@@ -105,10 +114,20 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
     const ms = Math.round(performance.now() - t0);
     await finishRun(store, runId, ctx.clock(), {
       status: 'ok',
-      counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation },
+      counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation, sealed_files: sealed.files, key_id: sealed.keyId },
     });
     ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
-    return { generation, dir: genDir, counts, invalid: services.invalid, pages, pruned, ms, steps };
+    return {
+      generation,
+      dir: genDir,
+      counts,
+      invalid: services.invalid,
+      pages,
+      pruned,
+      ms,
+      steps,
+      sealed: { files: sealed.files, keyId: sealed.keyId },
+    };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(

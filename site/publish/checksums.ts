@@ -1,0 +1,145 @@
+import { CHECKSUMS_FORMAT, type ChecksumEntry, Checksums } from '../contract/signing.ts';
+
+/**
+ * The signed checksum list of a generation, pure parts (docs/notes/publish.md "Signed checksums"):
+ * building the list, its canonical bytes (what the signature covers), and comparing a list with
+ * the files found in a tree. Hashing, signing and file access live in seal.ts and verify-tree.ts.
+ */
+export const CHECKSUMS_FILE = 'checksums.json';
+export const CHECKSUMS_SIG_FILE = 'checksums.json.sig';
+export const SIGNING_KEY_FILE = 'atlas-signing-key.json';
+
+/** The two files the list cannot contain: itself and its detached signature. */
+export const SELF_FILES: ReadonlySet<string> = new Set([CHECKSUMS_FILE, CHECKSUMS_SIG_FILE]);
+
+/** A file found in a tree: `other` is anything but a regular file (symlink, socket, ...), never read. */
+export interface FoundFile {
+  path: string;
+  kind: 'file' | 'other';
+  bytes: number;
+  sha256: string | null;
+}
+
+export type ProblemKind =
+  | 'checksums' // checksums.json missing or not in the format
+  | 'signature' // signature or public key missing, malformed, or not matching
+  | 'bad_entry' // a listed path that is not a plain relative path inside the tree
+  | 'duplicate_entry'
+  | 'missing' // listed, not present
+  | 'size_mismatch'
+  | 'hash_mismatch'
+  | 'not_a_file' // listed, but a symlink or other non-regular file
+  | 'unlisted'; // present, not listed
+
+export interface Problem {
+  path: string;
+  problem: ProblemKind;
+  detail: string;
+}
+
+/**
+ * A path as listed: relative to the generation root, `/`-separated, no empty, `.` or `..` segment,
+ * no backslash or NUL. A verifier must refuse any other listed path before touching the disk.
+ */
+export function isTreePath(p: string): boolean {
+  if (p.length === 0 || p.length > 4096 || p.startsWith('/') || p.includes('\\') || p.includes('\u0000')) return false;
+  return p.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** Plain code-unit order (never locale order), so every implementation sorts the list the same way. */
+export const comparePaths = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The checksum list of a generation from its hashed files: the list's own two files are left out,
+ * entries are sorted by path; an unsafe or duplicate path is a publishing bug and throws.
+ */
+export function buildChecksums(input: { generation: string; createdAt: Date; keyId: string; files: readonly ChecksumEntry[] }): Checksums {
+  const files = input.files
+    .filter((f) => !SELF_FILES.has(f.path))
+    .map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 }))
+    .sort((a, b) => comparePaths(a.path, b.path));
+  for (let i = 0; i < files.length; i++) {
+    const p = files[i]!.path;
+    if (!isTreePath(p)) throw new Error(`checksums: not a tree path: ${JSON.stringify(p)}`);
+    if (i > 0 && files[i - 1]!.path === p) throw new Error(`checksums: listed twice: ${p}`);
+  }
+  return Checksums.parse({
+    format: CHECKSUMS_FORMAT,
+    generation: input.generation,
+    created_at: input.createdAt.toISOString(),
+    key_id: input.keyId,
+    files,
+  });
+}
+
+/**
+ * The canonical bytes of a checksum list, which are exactly the bytes of `checksums.json` and what
+ * the signature covers: UTF-8 JSON, members in the order format, generation, created_at, key_id,
+ * files; each entry `{"path","bytes","sha256"}` on its own line; a final newline. A verifier checks
+ * the signature over the file's bytes as found and needs no re-serialisation.
+ */
+export function checksumsBytes(c: Checksums): Buffer {
+  const s = JSON.stringify;
+  const head = `{"format":${s(c.format)},"generation":${s(c.generation)},"created_at":${s(c.created_at)},"key_id":${s(c.key_id)},"files":[`;
+  const lines = c.files.map((f) => `{"path":${s(f.path)},"bytes":${s(f.bytes)},"sha256":${s(f.sha256)}}`);
+  return Buffer.from(`${head}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]}\n`, 'utf8');
+}
+
+export type Parsed = { ok: true; value: Checksums } | { ok: false; error: string };
+
+export function parseChecksums(bytes: Uint8Array): Parsed {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return { ok: false, error: 'not valid JSON' };
+  }
+  const r = Checksums.safeParse(v);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    return {
+      ok: false,
+      error: `not in the ${CHECKSUMS_FORMAT} format (${i ? `${i.path.join('.') || '(root)'}: ${i.message}` : 'invalid'})`,
+    };
+  }
+  return { ok: true, value: r.data };
+}
+
+/**
+ * Compare a checksum list with the files found in the tree: every listed file present, a regular
+ * file, of the listed size and SHA-256; no file present that is not listed (the list's own two
+ * files excepted). Problems come sorted by path, listed-side problems first for a path.
+ */
+export function compareFiles(listed: readonly ChecksumEntry[], found: readonly FoundFile[]): Problem[] {
+  const problems: Problem[] = [];
+  const present = new Map(found.map((f) => [f.path, f]));
+  const seen = new Set<string>();
+  for (const e of listed) {
+    if (!isTreePath(e.path) || SELF_FILES.has(e.path)) {
+      problems.push({ path: e.path, problem: 'bad_entry', detail: 'listed path is not a file path inside the tree; not checked' });
+      continue;
+    }
+    if (seen.has(e.path)) {
+      problems.push({ path: e.path, problem: 'duplicate_entry', detail: 'listed more than once' });
+      continue;
+    }
+    seen.add(e.path);
+    const f = present.get(e.path);
+    if (!f) problems.push({ path: e.path, problem: 'missing', detail: 'listed but not present' });
+    else if (f.kind !== 'file')
+      problems.push({ path: e.path, problem: 'not_a_file', detail: 'listed as a file but is not a regular file' });
+    else if (f.bytes !== e.bytes)
+      problems.push({ path: e.path, problem: 'size_mismatch', detail: `listed ${e.bytes} bytes, found ${f.bytes} bytes` });
+    else if (f.sha256 !== e.sha256)
+      problems.push({ path: e.path, problem: 'hash_mismatch', detail: `SHA-256 differs (listed ${e.sha256}, found ${f.sha256})` });
+  }
+  for (const f of found) {
+    if (seen.has(f.path) || SELF_FILES.has(f.path)) continue;
+    problems.push({
+      path: f.path,
+      problem: 'unlisted',
+      detail: f.kind === 'file' ? 'present but not listed' : 'present (not a regular file) but not listed',
+    });
+  }
+  return problems.sort((a, b) => comparePaths(a.path, b.path));
+}

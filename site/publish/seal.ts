@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { AtlasError } from '../../pipeline/core/errors.ts';
+import { type SigningKey, signBytes } from '../../pipeline/core/signing-key.ts';
+import { SigningKeyInfo } from '../contract/signing.ts';
+import {
+  buildChecksums,
+  CHECKSUMS_FILE,
+  CHECKSUMS_SIG_FILE,
+  checksumsBytes,
+  comparePaths,
+  type FoundFile,
+  SELF_FILES,
+  SIGNING_KEY_FILE,
+} from './checksums.ts';
+import { validated } from './write.ts';
+
+/** Files at or above this size are hashed as a stream (`index/summaries.json` is ~150 MB at 100k services). */
+const STREAM_FROM_BYTES = 1 << 20;
+
+/** Size and SHA-256 of one file, counted from the bytes actually read (not from a separate stat). */
+export async function hashFile(path: string, sizeHint = 0): Promise<{ bytes: number; sha256: string }> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  if (sizeHint < STREAM_FROM_BYTES) {
+    const buf = await readFile(path);
+    h.update(buf);
+    bytes = buf.length;
+  } else {
+    for await (const chunk of createReadStream(path)) {
+      h.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+  }
+  return { bytes, sha256: h.digest('hex') };
+}
+
+/**
+ * Every entry under `root` (recursively, symlinks not followed), with `/`-separated relative paths
+ * sorted by path; regular files are sized and hashed (bounded concurrency), anything else is
+ * reported as `other` and never read. `skip` names root-level files left out entirely.
+ */
+export async function scanTree(root: string, opts: { skip?: ReadonlySet<string>; concurrency?: number } = {}): Promise<FoundFile[]> {
+  const entries: { path: string; abs: string; file: boolean }[] = [];
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    for (const d of await readdir(dir, { withFileTypes: true })) {
+      const path = prefix ? `${prefix}/${d.name}` : d.name;
+      const abs = join(dir, d.name);
+      if (d.isDirectory()) await walk(abs, path);
+      else if (!prefix && opts.skip?.has(d.name)) continue;
+      else entries.push({ path, abs, file: d.isFile() });
+    }
+  };
+  await walk(root, '');
+  const limit = pLimit(opts.concurrency ?? 8);
+  const found = await Promise.all(
+    entries.map((e) =>
+      e.file
+        ? limit(async (): Promise<FoundFile> => ({ path: e.path, kind: 'file', ...(await hashFile(e.abs, (await lstat(e.abs)).size)) }))
+        : Promise.resolve<FoundFile>({ path: e.path, kind: 'other', bytes: 0, sha256: null }),
+    ),
+  );
+  return found.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+export interface SealResult {
+  files: number;
+  bytes: number;
+  keyId: string;
+}
+
+/**
+ * Seal a complete generation folder, after every other file is written and before the pointer
+ * switches: write the public key (`atlas-signing-key.json`), hash every file, write
+ * `checksums.json` (canonical bytes, checksums.ts) and `checksums.json.sig` (base64 Ed25519
+ * signature over exactly those bytes, newline-terminated). A file written into the folder after
+ * this would make the generation fail verification, so sealing is the last write.
+ */
+export async function sealGeneration(genDir: string, opts: { generation: string; now: Date; key: SigningKey }): Promise<SealResult> {
+  const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
+  await writeFile(join(genDir, SIGNING_KEY_FILE), `${JSON.stringify(info)}\n`);
+  const found = await scanTree(genDir, { skip: SELF_FILES });
+  const odd = found.find((f) => f.kind !== 'file');
+  if (odd) throw new AtlasError('internal', `publish: ${odd.path} in the generation is not a regular file; it cannot be sealed`);
+  const checksums = buildChecksums({
+    generation: opts.generation,
+    createdAt: opts.now,
+    keyId: info.key_id,
+    files: found.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256! })),
+  });
+  const bytes = checksumsBytes(checksums);
+  await writeFile(join(genDir, CHECKSUMS_FILE), bytes);
+  await writeFile(join(genDir, CHECKSUMS_SIG_FILE), `${signBytes(opts.key.privateKey, bytes)}\n`);
+  return { files: checksums.files.length, bytes: checksums.files.reduce((n, f) => n + f.bytes, 0), keyId: info.key_id };
+}
