@@ -7,7 +7,7 @@ import { loadSecret } from '../core/secret.ts';
 import { migrate, openStore } from '../store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
-import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../../test/fleet/index.ts';
+import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../fleet/index.ts';
 import { backfill } from './backfill.ts';
 import { demoConfig } from './config.ts';
 import { writeDemoListings } from './listings.ts';

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../../pipeline/core/clock.ts';
+import { DAY_MS, HOUR_MS } from '../core/clock.ts';
 import { HOSTILE_MCP_DESCRIPTION, HOSTILE_MCP_ENDPOINT, HOSTILE_MCP_TITLE } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../pipeline/core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { BehaviourName } from './behaviours.ts';
 import type { Timeline } from './timeline.ts';
 

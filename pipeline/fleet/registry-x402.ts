@@ -1,4 +1,4 @@
-import { HOUR_MS } from '../../pipeline/core/clock.ts';
+import { HOUR_MS } from '../core/clock.ts';
 import { bazaarExtension, describe, offersAt, v1Accepts, v1StyleOf } from './payment.ts';
 import { HOSTILE_DESCRIPTION, HOSTILE_SERVICE_NAME, HOSTILE_TAGS, HOSTILE_X402_ENDPOINT } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../pipeline/core/clock.ts';
+import { DAY_MS } from '../core/clock.ts';
 import { expectedVerdict, type BehaviourName } from './behaviours.ts';
 import { INITIALLY_DELISTED } from './catalogue.ts';
 import { currentDoc, DEFAULT_DOCS, docExpected, type DocSpec } from './docs.ts';
