@@ -50,7 +50,9 @@ async function recordPlainGet(): Promise<Recorded> {
       new Request('http://fleet.invalid/mcp', { method: 'GET', headers: { accept: 'application/json' } }),
     );
     const headers: Record<string, string> = {};
-    r.headers.forEach((v, k) => (headers[k] = v));
+    r.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     return { status: r.status, headers, body: await r.text() };
   } finally {
     await transport.close();
