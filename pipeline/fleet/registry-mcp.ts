@@ -4,7 +4,7 @@ import type { EndpointSpec } from './plan.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
 
 /**
- * The MCP registry (official `/v0.1/servers` format, REFERENCE.md), generated from the fleet:
+ * The MCP registry (the official registry's `/v0.1/servers` format), generated from the fleet:
  * `GET /v0.1/servers?limit=&cursor=&version=latest&updated_since=` →
  * `{ servers: [{ server, _meta: { 'io.modelcontextprotocol.registry/official': {...} } }],
  *    metadata: { nextCursor?, count } }`.

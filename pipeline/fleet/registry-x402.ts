@@ -5,7 +5,7 @@ import type { EndpointSpec } from './plan.ts';
 import { isListed, urlOf, type FleetState } from './state.ts';
 
 /**
- * The x402 discovery registry ("Bazaar" format, REFERENCE.md), generated from the fleet:
+ * The x402 discovery registry (the "Bazaar" discovery format), generated from the fleet:
  * `GET /discovery/resources?type=http&limit=L&offset=O` →
  * `{ x402Version: 2, items, pagination: { limit, offset, total } }`.
  * Items carry v1- or v2-shaped accepts (as the endpoint speaks), lastUpdated (mostly ISO strings,

@@ -60,7 +60,7 @@ async function recordPlainGet(): Promise<Recorded> {
   }
 }
 
-/** Stateless Streamable HTTP (REFERENCE.md pattern): a fresh server and transport per request. */
+/** Stateless Streamable HTTP (as serve/mcp/mount.ts does it): a fresh server and transport per request. */
 async function streamable(spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'GET' && !String(req.headers.accept ?? '').includes('text/event-stream')) {
     plainGet ??= recordPlainGet();
