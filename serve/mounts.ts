@@ -1,4 +1,4 @@
-import { buildOpenApi } from '../site/contract/openapi.ts';
+import { buildOpenApi } from '../site/contract/index.ts';
 import type { Mount } from './deps.ts';
 import { mountMcp } from './mcp/index.ts';
 import { mountPages } from './pages/index.ts';
