@@ -5,7 +5,7 @@ import type { Context } from '../pipeline/core/context.ts';
 import { sanitizeReplicaId } from '../pipeline/inbox/records.ts';
 import { createApp } from './app.ts';
 import { closeDeps, createDeps, type AppDeps, type Mount } from './deps.ts';
-import { loadOptionalParts } from './mounts.ts';
+import { serverParts } from './mounts.ts';
 
 export interface StartOptions {
   port: number;
@@ -16,7 +16,7 @@ export interface StartOptions {
   replicaId?: string;
   /** Follow the `current` pointer: periodic check interval (default 2 s) plus fs.watch. */
   watchIntervalMs?: number;
-  /** Extra route groups after the optional parts (the bench's baseline route). */
+  /** Extra route groups after the server's own parts (the bench's baseline route). */
   extraMounts?: Mount[];
 }
 
@@ -28,12 +28,12 @@ export interface RunningServer {
 }
 
 /**
- * `atlas serve`: load the current generation and the inbox indexes, mount the optional parts,
+ * `atlas serve`: load the current generation and the inbox indexes, mount the server's parts (MCP, pages),
  * listen (port 0 → any free port) and follow the generation pointer. `close()` stops accepting,
  * lets in-flight requests finish, then closes the append logs.
  */
 export async function startServer(ctx: Context, opts: StartOptions): Promise<RunningServer> {
-  const parts = await loadOptionalParts(ctx.log);
+  const parts = serverParts();
   const deps = await createDeps({
     clock: ctx.clock,
     config: ctx.config,
@@ -43,7 +43,7 @@ export async function startServer(ctx: Context, opts: StartOptions): Promise<Run
     inboxDir: ctx.paths.inbox,
     replicaId: sanitizeReplicaId(opts.replicaId ?? process.env.ATLAS_REPLICA_ID ?? hostname()),
     mounts: [...parts.mounts, ...(opts.extraMounts ?? [])],
-    ...(parts.openapi ? { openapi: parts.openapi } : {}),
+    openapi: parts.openapi,
   });
   if (!deps.site.peek()) ctx.log.warn('serve: no published generation yet; data endpoints answer 503 until `atlas publish` runs');
   deps.site.watch(opts.watchIntervalMs ?? 2000);

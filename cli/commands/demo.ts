@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../pipeline/core/log.ts';
-import { DEMO_DEFAULTS, startDemo, type DemoHandle } from '../../pipeline/demo/index.ts';
+import { DEMO_DEFAULTS, startDemo, type DemoHandle } from '../demo/run-demo.ts';
 import { action, parseIntOption } from './util.ts';
 
 interface DemoCliOptions {

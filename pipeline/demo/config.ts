@@ -1,5 +1,5 @@
 import { parseConfig, type Config } from '../core/config.ts';
-import { fleetConfig, type Fleet } from '../../test/fleet/index.ts';
+import { fleetConfig, type Fleet } from '../fleet/index.ts';
 
 export interface DemoConfigOptions {
   port: number;

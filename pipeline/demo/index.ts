@@ -1,5 +1,3 @@
-export { startDemo, DEMO_DEFAULTS, ALL_BEHAVIOURS } from './run-demo.ts';
-export type { DemoOptions, DemoHandle } from './run-demo.ts';
 export { backfillTimes, historyStart } from './schedule.ts';
 export type { BackfillPlanOptions } from './schedule.ts';
 export { backfill, stepPlan } from './backfill.ts';
@@ -12,3 +10,4 @@ export { writeDemoListings } from './listings.ts';
 export { formatSummary, readSummaryCounts } from './summary.ts';
 export type { DemoSummary } from './summary.ts';
 export { startLiveCycles } from './live.ts';
+export type { LiveCycler } from './live.ts';

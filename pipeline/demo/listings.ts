@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFleetListings, type Fleet } from '../../test/fleet/index.ts';
+import { writeFleetListings, type Fleet } from '../fleet/index.ts';
 
 /**
  * Reviewed listing files of the demo world, written into the demo's own folder (never data/listings):

@@ -1,26 +1,8 @@
 import type { Context } from '../core/context.ts';
 import { HOUR_MS } from '../core/clock.ts';
 import { isAtlasError } from '../core/errors.ts';
-import { migrate, withStore, type Store } from '../store/index.ts';
-import { publish } from '../../site/publish/index.ts';
-import { runDemoStep } from './step.ts';
-
-type RunCycle = (
-  ctx: Context,
-  store: Store,
-  opts: Record<string, unknown>,
-) => Promise<{ failed: number; steps: Array<{ step: string; status: string; error?: string }> }>;
-
-/** `runCycle` from pipeline/cycle when it loads; null otherwise (the demo then runs its own steps). */
-async function loadRunCycle(ctx: Context): Promise<RunCycle | null> {
-  try {
-    const mod = (await import('../cycle/index.ts')) as { runCycle?: RunCycle };
-    return mod.runCycle ?? null;
-  } catch (e) {
-    ctx.log.warn('demo: pipeline/cycle could not be loaded; using the demo steps for live cycles', { error: (e as Error).message });
-    return null;
-  }
-}
+import { runCycle } from '../cycle/index.ts';
+import { withStore } from '../store/index.ts';
 
 export interface LiveCycler {
   /** Run one cycle now (skipped when one is already running). */
@@ -40,23 +22,15 @@ export function startLiveCycles(ctx: Context, opts: { probeTimeoutMs: number; pr
   const every = opts.everyMs ?? HOUR_MS;
 
   const cycle = async () => {
-    const runCycle = await loadRunCycle(ctx);
     await withStore(ctx.paths.db, async (store) => {
-      if (runCycle) {
-        const r = await runCycle(ctx, store, {
-          probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency },
-          snapshot: false,
-        });
-        const failed = r.steps.filter((s) => s.status === 'failed');
-        if (failed.length)
-          ctx.log.warn('demo: cycle finished with failed steps', { failed: failed.map((s) => `${s.step}: ${s.error ?? ''}`) });
-        else ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString() });
-        return;
-      }
-      await migrate(store, ctx.clock());
-      const r = await runDemoStep(ctx, store, { daily: true, compute: true }, opts);
-      await publish(ctx, store, {});
-      ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString(), checks: r.checked, failures: r.failures });
+      const r = await runCycle(ctx, store, {
+        probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency },
+        snapshot: false,
+      });
+      const failed = r.steps.filter((s) => s.status === 'failed');
+      if (failed.length)
+        ctx.log.warn('demo: cycle finished with failed steps', { failed: failed.map((s) => `${s.step}: ${s.error ?? ''}`) });
+      else ctx.log.info('demo: cycle done', { at: ctx.clock().toISOString() });
     });
   };
 

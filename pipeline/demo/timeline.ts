@@ -1,5 +1,5 @@
 import { DAY_MS, HOUR_MS } from '../core/clock.ts';
-import type { Timeline } from '../../test/fleet/index.ts';
+import type { Timeline } from '../fleet/index.ts';
 
 /**
  * The fleet's scripted events placed inside the simulated history, so each one is visible on the

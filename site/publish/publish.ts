@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context } from '../../pipeline/core/context.ts';
 import { finishRun, startRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
+import { writePages } from '../pages/index.ts';
 import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
 import { writeChanges } from './changes.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
@@ -42,16 +41,6 @@ export interface PublishResult {
   sealed: { files: number; keyId: string };
 }
 
-type WritePages = (genDir: string, opts: { generatedAt: Date }) => Promise<void>;
-
-/** site/pages is built in parallel by another part; publish works (without HTML) while it is absent. */
-async function loadWritePages(): Promise<WritePages | null> {
-  const path = fileURLToPath(new URL('../pages/index.ts', import.meta.url));
-  if (!existsSync(path)) return null;
-  const mod = (await import('../pages/index.ts')) as { writePages?: WritePages };
-  return mod.writePages ?? null;
-}
-
 /**
  * `atlas publish`: write a new generation of the static tree, then switch `<public>/current` to it
  * atomically and prune old generations (CONTRACTS.md "Published tree"). Every JSON body is
@@ -85,14 +74,9 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
     const changes = await step('changes', () => writeChanges(store, genDir, now));
     const reports = await step('reports', () => writeReports(store, genDir, now));
 
-    let pages = false;
-    if (opts.pages !== false) {
-      const writePages = await loadWritePages();
-      if (writePages) {
-        await step('pages', () => writePages(genDir, { generatedAt: now }));
-        pages = true;
-      } else ctx.log.warn('publish: site/pages is not available; HTML pages were not written');
-    }
+    // The pages are part of the product: only an explicit `pages: false` leaves them out.
+    const pages = opts.pages !== false;
+    if (pages) await step('pages', () => writePages(genDir, { generatedAt: now }));
 
     const counts = { services: services.services, in_directory: services.inDirectory, details: services.details, reports, changes };
     await writeJson(join(genDir, 'manifest.json'), Manifest, {

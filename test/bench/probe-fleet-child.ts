@@ -1,5 +1,5 @@
 import { fixedClock } from '../../pipeline/core/clock.ts';
-import { startFleet } from '../fleet/index.ts';
+import { startFleet } from '../../pipeline/fleet/index.ts';
 
 /**
  * The benchmark's fleet, in its own process (so the prober being measured gets a core of its own and

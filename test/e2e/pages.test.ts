@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../pipeline/core/log.ts';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
-import { startDemo, type DemoHandle } from '../../pipeline/demo/index.ts';
+import { startDemo, type DemoHandle } from '../../cli/demo/run-demo.ts';
 import { tempDir } from '../helpers/context.ts';
 import { launchChromium } from './browser.ts';
 

@@ -6,7 +6,7 @@ import { runCycle } from '../../pipeline/cycle/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
 import { ServiceList, Stats } from '../../site/contract/index.ts';
 import { startServer } from '../../serve/index.ts';
-import { fleetConfig, startFleet, writeFleetListings } from '../fleet/index.ts';
+import { fleetConfig, startFleet, writeFleetListings } from '../../pipeline/fleet/index.ts';
 import { makeContext, tempDir, testClock } from '../helpers/context.ts';
 
 /**

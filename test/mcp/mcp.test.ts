@@ -12,8 +12,8 @@ import { makeContext, openTestStore, tempDir, testClock } from '../helpers/conte
 import { writeGeneration } from '../serve/fixture.ts';
 
 /**
- * The MCP endpoint of `atlas serve` (startServer, which mounts serve/mcp through its optional-parts
- * loader) on a real port, driven by the SDK's own Client + StreamableHTTPClientTransport. Reports and
+ * The MCP endpoint of `atlas serve` (startServer, which mounts serve/mcp statically through serve/mounts.ts
+ * serverParts) on a real port, driven by the SDK's own Client + StreamableHTTPClientTransport. Reports and
  * changes in the published tree are made by the real pipeline functions.
  */
 const NOW = '2026-11-25T12:00:00.000Z';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../pipeline/core/config.ts';
 import { runProbe } from '../../pipeline/probe/index.ts';
-import { startFleet, fleetConfig, type Fleet } from '../fleet/index.ts';
+import { startFleet, fleetConfig, type Fleet } from '../../pipeline/fleet/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../helpers/context.ts';
 import { seedServices, type SeedService } from './seed.ts';
 

@@ -5,7 +5,7 @@ import { defaultConfig } from '../../pipeline/core/config.ts';
 import { silentLogger } from '../../pipeline/core/log.ts';
 import { createApp } from '../../serve/app.ts';
 import { closeDeps, createDeps } from '../../serve/deps.ts';
-import { loadOptionalParts } from '../../serve/mounts.ts';
+import { serverParts } from '../../serve/mounts.ts';
 import { ChangeList } from '../../site/contract/changes.ts';
 import { ErrorBody } from '../../site/contract/error.ts';
 import { Fields } from '../../site/contract/fields.ts';
@@ -32,7 +32,7 @@ describe('serve over a real published tree', () => {
         const r = await runCli(['--data', tmp.dir, '--now', now, ...args]);
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       }
-      const parts = await loadOptionalParts(silentLogger);
+      const parts = serverParts();
       const clock = testClock(now);
       const deps = await createDeps({
         clock,
@@ -43,7 +43,7 @@ describe('serve over a real published tree', () => {
         inboxDir: join(tmp.dir, 'inbox'),
         replicaId: 't',
         mounts: parts.mounts,
-        ...(parts.openapi ? { openapi: parts.openapi } : {}),
+        openapi: parts.openapi,
       });
       try {
         const app = createApp(deps);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../pipeline/core/clock.ts';
 import { migrate, withStore } from '../../../pipeline/store/index.ts';
-import { fleetConfig, startFleet } from '../../fleet/index.ts';
+import { fleetConfig, startFleet } from '../../../pipeline/fleet/index.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { tempDir, testClock } from '../../helpers/context.ts';
 

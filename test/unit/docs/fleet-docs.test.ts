@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../pipeline/core/clock.ts';
 import { runDocs } from '../../../pipeline/docs/index.ts';
 import { defaultConfig } from '../../../pipeline/core/config.ts';
-import { startFleet } from '../../fleet/index.ts';
+import { startFleet } from '../../../pipeline/fleet/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 
 /**

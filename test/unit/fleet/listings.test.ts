@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readListingDir } from '../../../pipeline/ingest/listings/read.ts';
-import { fleetConfig, startFleet, writeFleetListings, type Fleet } from '../../fleet/index.ts';
+import { fleetConfig, startFleet, writeFleetListings, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { parseConfig } from '../../../pipeline/core/config.ts';
 import { tempDir, testClock } from '../../helpers/context.ts';
 

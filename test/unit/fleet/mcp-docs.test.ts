@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../pipeline/core/clock.ts';
-import { fleetAgent, startFleet, type Fleet } from '../../fleet/index.ts';
+import { fleetAgent, startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 import { hit } from './hit.ts';
 

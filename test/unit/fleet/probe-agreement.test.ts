@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DueOperation } from '../../../pipeline/probe/due.ts';
 import { probeOne } from '../../../pipeline/probe/probe-one.ts';
 import { createProbeAgent, safeFetch, type EdgeRequest } from '../../../pipeline/probe/safe-fetch.ts';
-import { startFleet, type Fleet } from '../../fleet/index.ts';
+import { startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 
 /**
  * Contract between the fleet and the probe: every endpoint's `expected` verdict is what the probe's
  * own edge + pass rules (pipeline/probe) return for a discovered-service check, before and inside an
- * outage window. If a rule changed on purpose, update test/fleet/behaviours.ts (expectedVerdict) and
+ * outage window. If a rule changed on purpose, update pipeline/fleet/behaviours.ts (expectedVerdict) and
  * docs/notes/fleet.md together.
  */
 const clock = testClock('2026-11-25T12:00:00Z');

@@ -8,7 +8,7 @@ import {
 } from '../../../pipeline/ingest/mcp/schema.ts';
 import { X402AcceptSchema, X402ItemSchema, X402PageSchema } from '../../../pipeline/ingest/x402/schema.ts';
 import { normalizeTags, sanitizeText, TEXT_LIMITS } from '../../../pipeline/core/sanitize.ts';
-import { startFleet, type Fleet } from '../../fleet/index.ts';
+import { startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 
 /** Registries in their real formats, fetched with plain fetch at 127.0.0.1 (no resolver). */

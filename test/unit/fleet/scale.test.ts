@@ -1,8 +1,8 @@
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import { describe, expect, it } from 'vitest';
-import { fleetAgent, MCP_BEHAVIOURS, startFleet, startFleetProcess, X402_BEHAVIOURS } from '../../fleet/index.ts';
-import { encodeHeader, offersAt, paymentRequiredV2 } from '../../fleet/payment.ts';
-import { createState } from '../../fleet/model.ts';
+import { fleetAgent, MCP_BEHAVIOURS, startFleet, startFleetProcess, X402_BEHAVIOURS } from '../../../pipeline/fleet/index.ts';
+import { encodeHeader, offersAt, paymentRequiredV2 } from '../../../pipeline/fleet/payment.ts';
+import { createState } from '../../../pipeline/fleet/model.ts';
 import { testClock } from '../../helpers/context.ts';
 import { hit } from './hit.ts';
 

@@ -2,7 +2,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { parsePaymentRequired } from '@x402/core/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../pipeline/core/clock.ts';
-import { fleetAgent, startFleet, type Fleet } from '../../fleet/index.ts';
+import { fleetAgent, startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 import { hit } from './hit.ts';
 

@@ -115,8 +115,9 @@ describe('publish (raw rows → compute → publish)', () => {
       const openapi = readJson(join(gen, 'openapi.json')) as { info: { version: string } };
       expect(openapi.info.version).toBe('0.1.0-preview');
 
-      // HTML pages when site/pages is present.
-      if (r.pages) expect(existsSync(join(gen, 'index.html'))).toBe(true);
+      // The HTML pages are always written (only an explicit `pages: false` leaves them out).
+      expect(r.pages).toBe(true);
+      expect(existsSync(join(gen, 'index.html'))).toBe(true);
 
       // A runs row of kind publish.
       const runs = await store.all<{ status: string; counts: string }>(

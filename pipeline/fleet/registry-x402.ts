@@ -1,11 +1,11 @@
-import { HOUR_MS } from '../../pipeline/core/clock.ts';
+import { HOUR_MS } from '../core/clock.ts';
 import { bazaarExtension, describe, offersAt, v1Accepts, v1StyleOf } from './payment.ts';
 import { HOSTILE_DESCRIPTION, HOSTILE_SERVICE_NAME, HOSTILE_TAGS, HOSTILE_X402_ENDPOINT } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';
 import { isListed, urlOf, type FleetState } from './state.ts';
 
 /**
- * The x402 discovery registry ("Bazaar" format, REFERENCE.md), generated from the fleet:
+ * The x402 discovery registry (the "Bazaar" discovery format), generated from the fleet:
  * `GET /discovery/resources?type=http&limit=L&offset=O` →
  * `{ x402Version: 2, items, pagination: { limit, offset, total } }`.
  * Items carry v1- or v2-shaped accepts (as the endpoint speaks), lastUpdated (mostly ISO strings,

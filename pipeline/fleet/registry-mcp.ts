@@ -1,10 +1,10 @@
-import { DAY_MS, HOUR_MS } from '../../pipeline/core/clock.ts';
+import { DAY_MS, HOUR_MS } from '../core/clock.ts';
 import { HOSTILE_MCP_DESCRIPTION, HOSTILE_MCP_ENDPOINT, HOSTILE_MCP_TITLE } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
 
 /**
- * The MCP registry (official `/v0.1/servers` format, REFERENCE.md), generated from the fleet:
+ * The MCP registry (the official registry's `/v0.1/servers` format), generated from the fleet:
  * `GET /v0.1/servers?limit=&cursor=&version=latest&updated_since=` →
  * `{ servers: [{ server, _meta: { 'io.modelcontextprotocol.registry/official': {...} } }],
  *    metadata: { nextCursor?, count } }`.

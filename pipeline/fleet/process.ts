@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
+import { PROJECT_ROOT } from '../core/paths.ts';
 import { buildFleetView, createState } from './model.ts';
 import { defaultTimeline } from './timeline.ts';
 import type { Fleet, FleetOptions } from './types.ts';

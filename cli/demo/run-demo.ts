@@ -1,21 +1,31 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from '../core/context.ts';
-import type { Logger } from '../core/log.ts';
-import { resolvePaths } from '../core/paths.ts';
-import { loadSecret } from '../core/secret.ts';
-import { migrate, openStore } from '../store/index.ts';
+import type { Context } from '../../pipeline/core/context.ts';
+import type { Logger } from '../../pipeline/core/log.ts';
+import { resolvePaths } from '../../pipeline/core/paths.ts';
+import { loadSecret } from '../../pipeline/core/secret.ts';
+import {
+  backfill,
+  backfillTimes,
+  createSimClock,
+  demoConfig,
+  demoTimeline,
+  formatSummary,
+  historyStart,
+  readSummaryCounts,
+  startLiveCycles,
+  writeDemoListings,
+  type DemoSummary,
+  type LiveCycler,
+} from '../../pipeline/demo/index.ts';
+import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../../pipeline/fleet/index.ts';
+import { migrate, openStore } from '../../pipeline/store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
-import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../../test/fleet/index.ts';
-import { backfill } from './backfill.ts';
-import { demoConfig } from './config.ts';
-import { writeDemoListings } from './listings.ts';
-import { startLiveCycles, type LiveCycler } from './live.ts';
-import { backfillTimes, historyStart } from './schedule.ts';
-import { createSimClock } from './sim-clock.ts';
-import { formatSummary, readSummaryCounts, type DemoSummary } from './summary.ts';
-import { demoTimeline } from './timeline.ts';
+
+// The demo's start-up wires the batch side (the fleet, back-filled cycles, publish) to the server,
+// so it lives in cli/, the only layer that may import both (docs/CONTRACTS.md, "Layers"). Its
+// parts that need no server stay in pipeline/demo/.
 
 export interface DemoOptions {
   /** The runtime data folder (--data); the demo lives in `<data>/demo/`, recreated on every start. */

@@ -1,10 +1,11 @@
-import type { Clock } from '../../pipeline/core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { BehaviourName } from './behaviours.ts';
 import type { Timeline } from './timeline.ts';
 
 /**
- * Public shapes of the fleet (docs/CONTRACTS.md "Fleet"). Everything here is test infrastructure:
- * the fleet imitates the ecosystem Atlas measures, it is never part of Atlas itself.
+ * Public shapes of the fleet (docs/CONTRACTS.md "Fleet"). The fleet imitates the ecosystem Atlas
+ * measures: the demo runs it and the tests check Atlas against it; the probes, compute, publish and
+ * the server never import it.
  */
 
 /** Reason codes of pipeline/probe/reasons.ts that a fleet endpoint can provoke. */
@@ -40,7 +41,7 @@ export interface LatencyOptions {
   hangShare: number;
 }
 
-/** Paging quirks of the x402 discovery registry (REFERENCE.md), all off by default except the cap. */
+/** Paging quirks of the x402 discovery registry, all off by default except the cap. */
 export interface X402RegistryQuirks {
   /** `limit` is capped to this (and echoed capped in pagination.limit). Default 1000. */
   maxLimit: number;

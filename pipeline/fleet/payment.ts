@@ -1,5 +1,5 @@
 import { encodePaymentRequiredHeader } from '@x402/core/http';
-import { NETWORKS, STABLECOINS } from '../../pipeline/x402/networks.ts';
+import { NETWORKS, STABLECOINS } from '../x402/networks.ts';
 import type { EndpointSpec } from './plan.ts';
 import { hash32, mulberry32 } from './prng.ts';
 import { after, type Timeline } from './timeline.ts';

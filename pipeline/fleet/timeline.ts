@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../pipeline/core/clock.ts';
+import { DAY_MS } from '../core/clock.ts';
 
 /**
  * Scripted history of the fleet. Time-dependent behaviours compare the injected clock with these

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { ListingSchema } from '../../pipeline/ingest/listings/schema.ts';
+import { ListingSchema } from '../ingest/listings/schema.ts';
 import type { Fleet } from './types.ts';
 
 /**

@@ -74,18 +74,17 @@ function handle(state: FleetState, req: IncomingMessage, res: ServerResponse): v
   state.requests++;
   const url = new URL(req.url ?? '/', 'http://fleet.invalid');
   const label = hostLabel(req);
-  if (label === 'docs') return respondDoc(state, url.pathname, res);
-  if (label === 'registry' && url.pathname === '/discovery/resources') return json(res, 200, x402RegistryPage(state, url.searchParams));
-  if (label === 'mcp-registry' && url.pathname === '/v0.1/servers') return json(res, 200, mcpRegistryPage(state, url.searchParams));
-  if (label !== null) {
+  if (label === 'docs') respondDoc(state, url.pathname, res);
+  else if (label === 'registry' && url.pathname === '/discovery/resources') json(res, 200, x402RegistryPage(state, url.searchParams));
+  else if (label === 'mcp-registry' && url.pathname === '/v0.1/servers') json(res, 200, mcpRegistryPage(state, url.searchParams));
+  else if (label !== null) {
     const spec = findEndpoint(state, label, url.pathname);
-    if (spec) return serveEndpoint(state, spec, req, res);
-    return text(res, 404, 'Not Found');
-  }
-  if (url.pathname === X402_REGISTRY_PATH) return json(res, 200, x402RegistryPage(state, url.searchParams));
-  if (url.pathname === MCP_REGISTRY_PATH) return json(res, 200, mcpRegistryPage(state, url.searchParams));
-  if (url.pathname === '/healthz') return json(res, 200, { ok: true, endpoints: state.specs.length, requests: state.requests });
-  return text(res, 404, 'Not Found');
+    if (spec) serveEndpoint(state, spec, req, res);
+    else text(res, 404, 'Not Found');
+  } else if (url.pathname === X402_REGISTRY_PATH) json(res, 200, x402RegistryPage(state, url.searchParams));
+  else if (url.pathname === MCP_REGISTRY_PATH) json(res, 200, mcpRegistryPage(state, url.searchParams));
+  else if (url.pathname === '/healthz') json(res, 200, { ok: true, endpoints: state.specs.length, requests: state.requests });
+  else text(res, 404, 'Not Found');
 }
 
 export async function listen(state: FleetState): Promise<Server> {

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { fixedClock, parseNow, systemClock } from '../../pipeline/core/clock.ts';
+import { fixedClock, parseNow, systemClock } from '../core/clock.ts';
 import { fleetConfig } from './config.ts';
 import { startFleet } from './fleet.ts';
 import { writeFleetListings } from './listings.ts';
 
 /**
  * Run the fleet standalone until Ctrl-C (for the demo and manual benchmarks):
- *   npx tsx test/fleet/main.ts [--size N] [--seed S] [--latency MIN-MAX] [--hang SHARE]
+ *   npx tsx pipeline/fleet/main.ts [--size N] [--seed S] [--latency MIN-MAX] [--hang SHARE]
  *                              [--now ISO] [--listings DIR] [--fast-encoding]
  * Prints one JSON line: port, registry URLs, the Atlas config fragment and the endpoint count.
  */

@@ -71,47 +71,57 @@ export function respondX402(state: FleetState, spec: EndpointSpec, req: Incoming
     case 'x402-mislabelled':
     case 'x402-dollar-amount': {
       const pr = paymentRequiredV1(spec, url, offersAt(spec, now, state.timeline), v1StyleOf(spec)!);
-      return send(res, 402, { 'content-type': JSON_TYPE }, JSON.stringify(pr));
+      send(res, 402, { 'content-type': JSON_TYPE }, JSON.stringify(pr));
+      return;
     }
     case 'x402-html-paywall':
-      return send(res, 402, { 'content-type': 'text/html; charset=utf-8' }, PAYWALL_HTML);
+      send(res, 402, { 'content-type': 'text/html; charset=utf-8' }, PAYWALL_HTML);
+      return;
     case 'x402-invalid-base64':
-      return send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': INVALID_BASE64_HEADER }, '{}');
+      send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': INVALID_BASE64_HEADER }, '{}');
+      return;
     case 'x402-post-only':
       if (req.method === 'GET' || req.method === 'HEAD') {
-        return send(res, 200, { 'content-type': JSON_TYPE }, JSON.stringify({ message: 'POST a JSON body to call this paid endpoint' }));
+        send(res, 200, { 'content-type': JSON_TYPE }, JSON.stringify({ message: 'POST a JSON body to call this paid endpoint' }));
+        return;
       }
-      return sendV2(state, spec, res, url, now);
+      sendV2(state, spec, res, url, now);
+      return;
     case 'x402-outage':
-      if (inOutage(state.timeline, now))
-        return send(res, 503, { 'content-type': 'text/plain', 'retry-after': '3600' }, 'Service Unavailable');
-      return sendV2(state, spec, res, url, now);
+      if (inOutage(state.timeline, now)) {
+        send(res, 503, { 'content-type': 'text/plain', 'retry-after': '3600' }, 'Service Unavailable');
+        return;
+      }
+      sendV2(state, spec, res, url, now);
+      return;
     case 'x402-server-error':
-      return send(res, 500, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'internal_error', message: 'upstream exploded' }));
+      send(res, 500, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'internal_error', message: 'upstream exploded' }));
+      return;
     case 'x402-slow':
-      return hold(res, state.slowMs, () => sendV2(state, spec, res, url, state.clock()));
+      hold(res, state.slowMs, () => sendV2(state, spec, res, url, state.clock()));
+      return;
     case 'x402-sse-endless':
-      return endlessSse(res, state.sseIntervalMs);
+      endlessSse(res, state.sseIntervalMs);
+      return;
     case 'x402-redirect-metadata':
     case 'x402-redirect-private':
-      return send(res, 302, { location: PRIVATE_REDIRECTS[b]!, 'content-type': 'text/plain' }, 'Found');
+      send(res, 302, { location: PRIVATE_REDIRECTS[b]!, 'content-type': 'text/plain' }, 'Found');
+      return;
     case 'x402-rate-limited':
-      return send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '60' }, JSON.stringify({ error: 'rate_limited' }));
+      send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '60' }, JSON.stringify({ error: 'rate_limited' }));
+      return;
     case 'x402-reset':
       // RST rather than FIN, so the client sees ECONNRESET (reason `reset`), not a clean close.
       req.socket.resetAndDestroy();
       return;
     case 'x402-templated':
-      return send(
-        res,
-        400,
-        { 'content-type': JSON_TYPE },
-        JSON.stringify({ error: 'invalid_id', message: `no item ${JSON.stringify(req.url)}` }),
-      );
+      send(res, 400, { 'content-type': JSON_TYPE }, JSON.stringify({ error: 'invalid_id', message: `no item ${JSON.stringify(req.url)}` }));
+      return;
     case 'x402-dead':
       // Never reached through the listed URL (it points at the refusing port).
-      return send(res, 421, { 'content-type': 'text/plain' }, 'Misdirected Request');
+      send(res, 421, { 'content-type': 'text/plain' }, 'Misdirected Request');
+      return;
     default:
-      return sendV2(state, spec, res, url, now);
+      sendV2(state, spec, res, url, now);
   }
 }

@@ -50,7 +50,9 @@ async function recordPlainGet(): Promise<Recorded> {
       new Request('http://fleet.invalid/mcp', { method: 'GET', headers: { accept: 'application/json' } }),
     );
     const headers: Record<string, string> = {};
-    r.headers.forEach((v, k) => (headers[k] = v));
+    r.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     return { status: r.status, headers, body: await r.text() };
   } finally {
     await transport.close();
@@ -58,7 +60,7 @@ async function recordPlainGet(): Promise<Recorded> {
   }
 }
 
-/** Stateless Streamable HTTP (REFERENCE.md pattern): a fresh server and transport per request. */
+/** Stateless Streamable HTTP (as serve/mcp/mount.ts does it): a fresh server and transport per request. */
 async function streamable(spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'GET' && !String(req.headers.accept ?? '').includes('text/event-stream')) {
     plainGet ??= recordPlainGet();

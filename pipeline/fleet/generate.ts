@@ -5,7 +5,7 @@ import { mulberry32, pickWeighted } from './prng.ts';
 import type { LatencyOptions } from './types.ts';
 
 /**
- * Mix of generated endpoints, roughly as measured in the wild (REFERENCE.md: ~83% clean v2, ~6% v1
+ * Mix of generated endpoints, roughly as measured in the wild (~83% clean v2, ~6% v1
  * among x402 hosts; MCP remotes ~57% open, ~27% auth, ~10% not speaking MCP). Weights, not shares.
  */
 const MIX: ReadonlyArray<readonly [BehaviourName, number]> = [

@@ -1,5 +1,5 @@
 /**
- * Untrusted registry text (DESIGN.md decision 6): one x402 item and one MCP entry of the default
+ * Untrusted registry text (docs/notes/ingest.md, "Untrusted text"): one x402 item and one MCP entry of the default
  * fleet carry text with control and bidi characters, markup, an instruction-shaped sentence and an
  * over-long description, so the ingest sanitizer has something real to strip and cap.
  */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../pipeline/core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { DocSpec } from './docs.ts';
 import type { HeaderEncoding } from './payment.ts';
 import type { EndpointSpec } from './plan.ts';

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../pipeline/core/clock.ts';
+import { DAY_MS } from '../core/clock.ts';
 import { expectedVerdict, type BehaviourName } from './behaviours.ts';
 import { INITIALLY_DELISTED } from './catalogue.ts';
 import { currentDoc, DEFAULT_DOCS, docExpected, type DocSpec } from './docs.ts';
@@ -94,7 +94,10 @@ function indexHosts(specs: EndpointSpec[]): Map<string, HostEntry> {
   const hosts = new Map<string, HostEntry>();
   for (const s of specs) {
     let h = hosts.get(s.host);
-    if (!h) hosts.set(s.host, (h = { paths: new Map(), catchAll: null, sse: null }));
+    if (!h) {
+      h = { paths: new Map(), catchAll: null, sse: null };
+      hosts.set(s.host, h);
+    }
     if (s.catchAll) h.catchAll = s;
     else h.paths.set(s.path, s);
     if (s.behaviour === 'mcp-legacy-sse') h.sse = s;
