@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from '../../pipeline/core/context.ts';
-import { finishRun, startRun } from '../../pipeline/store/runs.ts';
+import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
 import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
@@ -58,8 +58,13 @@ async function loadWritePages(): Promise<WritePages | null> {
  */
 export async function publish(ctx: Context, store: Store, opts: PublishOptions = {}): Promise<PublishResult> {
   const now = ctx.clock();
+  return withRun(store, 'publish', { clock: ctx.clock, startedAt: now, args: { out: opts.out ?? null } }, (run) =>
+    writeGeneration(ctx, store, opts, now, run),
+  );
+}
+
+async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions, now: Date, run: Run): Promise<PublishResult> {
   const publicDir = opts.out ?? ctx.paths.publicDir;
-  const runId = await startRun(store, 'publish', now, { args: { out: opts.out ?? null } });
   const generation = newGenerationId(now);
   let dir: string | null = null;
   const t0 = performance.now();
@@ -103,17 +108,11 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
       return [] as string[];
     });
     const ms = Math.round(performance.now() - t0);
-    await finishRun(store, runId, ctx.clock(), {
-      status: 'ok',
-      counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation },
-    });
+    run.counts = { ...counts, invalid: services.invalid, pages, ms, steps, generation };
     ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
     return { generation, dir: genDir, counts, invalid: services.invalid, pages, pruned, ms, steps };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(
-      () => undefined,
-    );
-    throw e;
+    throw e; // withRun records the run as failed with this message
   }
 }
