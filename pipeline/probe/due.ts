@@ -5,7 +5,7 @@ import { PassRuleSchema } from './reasons.ts';
 import { shardOf, type Shard } from './shard.ts';
 
 /**
- * What is due (issue 3 item 1, CONTRACTS.md "Due rule"): every enabled operation of a tracked service
+ * What is due (docs/CONTRACTS.md "Due rule"): every enabled operation of a tracked service
  * — reviewed services only while their listing is active, discovered ones whether listed or not (the
  * schedule rule moves unlisted ones to monthly) — whose current slot
  * `slotStart(now, interval_hours)` has no check yet. `all` drops the "no check yet" condition (the
