@@ -116,7 +116,7 @@ describe('runs: one helper, one id format', () => {
     const t = tempDir();
     try {
       const clock = testClock('2026-11-25T12:02:00Z');
-      const samples = join(process.cwd(), 'data', 'samples');
+      const samples = makeContext(t.dir).paths.samples;
       const config = parseConfig({
         registries: [
           { kind: 'x402', source: join(samples, 'x402-registry.json'), name: 'cdp' },
