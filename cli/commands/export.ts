@@ -19,6 +19,8 @@ export function register(program: Command): void {
         if (existsSync(out) && readdirSync(out).length) throw new AtlasError('bad_usage', `--out ${out} is not empty`);
         if (!existsSync(ctx.paths.db)) throw new AtlasError('bad_usage', `no database at ${ctx.paths.db}; run \`atlas init\` first`);
         mkdirSync(out, { recursive: true });
+        // EXPORT DATABASE takes no bound parameters (DuckDB's parser refuses `$1` there): the path is
+        // quoted as a string literal, quotes doubled; the format is one of two fixed words.
         await withStore(
           ctx.paths.db,
           (s) => s.run(`EXPORT DATABASE '${out.replace(/'/g, "''")}' (FORMAT ${opts.format === 'csv' ? 'csv' : 'parquet'})`),

@@ -19,7 +19,7 @@ export function register(program: Command): void {
         const result = await withStore(
           ctx.paths.db,
           async (s) => {
-            await s.run(`SET VARIABLE atlas_now = TIMESTAMP '${ctx.clock().toISOString().replace('T', ' ').replace('Z', '')}'`);
+            await s.run('SET VARIABLE atlas_now = $1::TIMESTAMP', [ctx.clock().toISOString()]);
             try {
               return await query(s, sql);
             } catch (e) {

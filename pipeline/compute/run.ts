@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { slotStart } from '../core/slots.ts';
+import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
-import { setComputeNow, sqlTime } from './clock.ts';
+import { setComputeNow } from './clock.ts';
 import { materializeDerived } from './derived.ts';
 import { evaluateDirectory, isFullEvaluationDue, LISTING_CRITERIA_RULE, type DirectoryScope } from './directory.ts';
 import { materializeEvidence } from './evidence.ts';
@@ -37,8 +37,6 @@ export const ComputeSummarySchema = z.object({
 });
 export type ComputeSummary = z.infer<typeof ComputeSummarySchema>;
 
-const runId = (now: Date) => `compute_${now.toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomBytes(4).toString('hex')}`;
-
 /**
  * `atlas compute`: every computed field at one instant (ctx.clock()), in one transaction, so publish
  * never reads half a result. Order: schedule/1 (intervals in force) → evidence → payment terms →
@@ -47,12 +45,14 @@ const runId = (now: Date) => `compute_${now.toISOString().replace(/[-:.]/g, '').
 export async function computeAll(ctx: Context, store: Store, opts: ComputeOptions = {}): Promise<ComputeSummary> {
   const now = ctx.clock();
   const t0 = performance.now();
-  const id = runId(now);
   const scope: DirectoryScope = opts.scope ?? ((await isFullEvaluationDue(store, now)) ? 'full' : 'changed');
-  await store.run(
-    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, 'compute', ${sqlTime(slotStart(now, 1))}, ${sqlTime(now)}, 'running', $2::JSON)`,
-    [id, JSON.stringify({ scope })],
+  return withRun(store, 'compute', { clock: ctx.clock, startedAt: now, scheduledAt: slotStart(now, 1), args: { scope } }, (run) =>
+    computeRun(ctx, store, now, scope, t0, run),
   );
+}
+
+async function computeRun(ctx: Context, store: Store, now: Date, scope: DirectoryScope, t0: number, run: Run): Promise<ComputeSummary> {
+  const id = run.id;
   try {
     const { steps, step } = stepTimer();
     let beforeCommit = 0;
@@ -99,10 +99,7 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
     await store.run('RESET preserve_insertion_order');
     summary.duration_ms = Math.round(performance.now() - t0);
     const { run_id: _r, computed_at: _c, duration_ms: _d, steps_ms: _s, ...counts } = summary;
-    await store.run(`UPDATE runs SET status = 'ok', finished_at = ${sqlTime(ctx.clock())}, counts = $2::JSON WHERE id = $1`, [
-      id,
-      JSON.stringify(counts),
-    ]);
+    run.counts = counts;
     ctx.log.info('compute done', {
       scope,
       services: summary.evidence_rows,
@@ -113,12 +110,6 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
     return summary;
   } catch (e) {
     await store.run('RESET preserve_insertion_order').catch(() => undefined);
-    await store
-      .run(`UPDATE runs SET status = 'failed', finished_at = ${sqlTime(ctx.clock())}, error = $2 WHERE id = $1`, [
-        id,
-        String((e as Error)?.message ?? e).slice(0, 500),
-      ])
-      .catch(() => undefined);
-    throw e;
+    throw e; // withRun records the run as failed with this message
   }
 }

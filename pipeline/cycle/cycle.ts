@@ -6,7 +6,7 @@ import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
 import { runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
-import { finishRun, lastRunAt, migrate, refreshSnapshot, startRun, type Store } from '../store/index.ts';
+import { lastRunAt, migrate, refreshSnapshot, type Run, type Store, withRun } from '../store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { CADENCE_MS, isDue } from './due.ts';
 
@@ -43,7 +43,12 @@ export interface CycleResult {
 export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = {}): Promise<CycleResult> {
   const now = ctx.clock();
   await migrate(store, now);
-  const runId = await startRun(store, 'cycle', now, { args: { force: !!opts.force } });
+  return withRun(store, 'cycle', { clock: ctx.clock, startedAt: now, args: { force: !!opts.force } }, (run) =>
+    cycleSteps(ctx, store, opts, now, run),
+  );
+}
+
+async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: Date, run: Run): Promise<CycleResult> {
   const steps: StepResult[] = [];
   let changed = false;
 
@@ -117,23 +122,22 @@ export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = 
   if (opts.snapshot !== false) {
     const snapDue = opts.force || isDue(await lastRunAt(store, 'snapshot'), ctx.clock(), CADENCE_MS.snapshot);
     await step('snapshot', snapDue, async () => {
-      const id = await startRun(store, 'snapshot', ctx.clock());
-      const r = await refreshSnapshot(store, ctx.paths.snapshot);
-      await finishRun(store, id, ctx.clock(), { status: 'ok', counts: { bytes: r.bytes } });
-      return r;
+      return withRun(store, 'snapshot', { clock: ctx.clock }, async (snap) => {
+        const r = await refreshSnapshot(store, ctx.paths.snapshot);
+        snap.counts = { bytes: r.bytes };
+        return r;
+      });
     });
   }
 
   const failed = steps.filter((s) => s.status === 'failed').length;
-  await finishRun(store, runId, ctx.clock(), {
-    status: failed ? 'partial' : 'ok',
-    counts: Object.fromEntries(steps.map((s) => [s.step, s.status])),
-    error: failed
-      ? steps
-          .filter((s) => s.error)
-          .map((s) => `${s.step}: ${s.error}`)
-          .join('; ')
-      : null,
-  });
+  run.status = failed ? 'partial' : 'ok';
+  run.counts = Object.fromEntries(steps.map((s) => [s.step, s.status]));
+  run.error = failed
+    ? steps
+        .filter((s) => s.error)
+        .map((s) => `${s.step}: ${s.error}`)
+        .join('; ')
+    : null;
   return { steps, failed };
 }

@@ -1,10 +1,10 @@
 import type { Store } from '../store/store.ts';
 
 /**
- * Merging one registry sweep into the database, set-based (REFERENCE.md: row-by-row inserts are
- * slow; aggregate in SQL). The caller opens the transaction; this module only issues statements.
+ * Merging one registry sweep into the database, set-based (row-by-row inserts are slow in DuckDB;
+ * aggregate in SQL). The caller opens the transaction; this module only issues statements.
  *
- * Rules (docs/CONTRACTS.md, spec 3):
+ * Rules (docs/CONTRACTS.md):
  * - a new record becomes a `discovered` service with exactly one operation `primary` (interval 24 h,
  *   rule `schedule/1`, reason `new_until_third_probe`) and a `first_seen` listing event;
  * - a known record is updated (registry text, usage, price, networks, last_seen_at); first_seen_at,
@@ -209,13 +209,14 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   );
   await store.run(
     `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
-     SELECT id, 'primary', 'call', true, url, method, NULL, pass_rule, ${NEW_DISCOVERED_INTERVAL_HOURS}, true FROM ingest_new
+     SELECT id, 'primary', 'call', true, url, method, NULL, pass_rule, $1::INTEGER, true FROM ingest_new
      WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.service_id = ingest_new.id AND o.id = 'primary')`,
+    [NEW_DISCOVERED_INTERVAL_HOURS],
   );
   await store.run(
     `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
-     SELECT id, 'primary', $1::TIMESTAMP, NULL, ${NEW_DISCOVERED_INTERVAL_HOURS}, 'schedule/1', 'new_until_third_probe' FROM ingest_new`,
-    [now],
+     SELECT id, 'primary', $1::TIMESTAMP, NULL, $2::INTEGER, 'schedule/1', 'new_until_third_probe' FROM ingest_new`,
+    [now, NEW_DISCOVERED_INTERVAL_HOURS],
   );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)

@@ -5,7 +5,7 @@ import { PassRuleSchema } from './reasons.ts';
 import { shardOf, type Shard } from './shard.ts';
 
 /**
- * What is due (issue 3 item 1, CONTRACTS.md "Due rule"): every enabled operation of a tracked service
+ * What is due (docs/CONTRACTS.md "Due rule"): every enabled operation of a tracked service
  * — reviewed services only while their listing is active, discovered ones whether listed or not (the
  * schedule rule moves unlisted ones to monthly) — whose current slot
  * `slotStart(now, interval_hours)` has no check yet. `all` drops the "no check yet" condition (the
@@ -47,7 +47,10 @@ export async function selectDue(
 ): Promise<DueOperation[]> {
   const only = opts.only ?? 'all';
   const kindFilter = only === 'calls' ? "AND o.kind = 'call'" : only === 'documentation' ? "AND o.kind = 'documentation'" : '';
-  const result = await store.conn.stream(
+  const lowerBound = (await oldestCurrentSlot(store, now)).toISOString();
+  const slots = new Map<number, Date>();
+  const out: DueOperation[] = [];
+  await store.stream(
     `WITH ops AS (
        SELECT o.service_id, o.id AS operation, o.kind, o.url, o.method, o.expected_statuses, o.pass_rule, o.interval_hours,
               s.protocol,
@@ -61,46 +64,44 @@ export async function selectDue(
        WHERE c.slot >= $3::TIMESTAMP -- constant lower bound: zone maps skip older row groups
          AND c.service_id = ops.service_id AND c.operation = ops.operation AND c.slot = make_timestamp(ops.slot_ms * 1000))
      ORDER BY service_id, operation`,
-    [now.toISOString(), !!opts.all, (await oldestCurrentSlot(store, now)).toISOString()],
-  );
-  const slots = new Map<number, Date>();
-  const out: DueOperation[] = [];
-  for await (const rows of result.yieldRowsJson()) {
-    for (const r of rows) {
-      const [serviceId, operation, kind, url, method, expected, rule, hours, protocol, slotMs] = r as [
-        string,
-        string,
-        string,
-        string,
-        string,
-        number[] | null,
-        string,
-        number,
-        string | null,
-        string | number,
-      ];
-      if (opts.shard && shardOf(serviceId, opts.shard.count) !== opts.shard.index) continue;
-      if (kind !== 'call' && kind !== 'documentation') throw new Error(`operation ${serviceId}/${operation}: unknown kind ${kind}`);
-      if (!RULES.has(rule)) throw new Error(`operation ${serviceId}/${operation}: unknown pass rule ${rule}`);
-      let slot = slots.get(hours);
-      if (!slot) {
-        slot = slotStart(now, hours);
-        if (slot.getTime() !== Number(slotMs)) throw new Error(`slot mismatch for ${serviceId}/${operation}`);
-        slots.set(hours, slot);
+    [now.toISOString(), !!opts.all, lowerBound],
+    (rows) => {
+      for (const r of rows) {
+        const [serviceId, operation, kind, url, method, expected, rule, hours, protocol, slotMs] = r as [
+          string,
+          string,
+          string,
+          string,
+          string,
+          number[] | null,
+          string,
+          number,
+          string | null,
+          string | number,
+        ];
+        if (opts.shard && shardOf(serviceId, opts.shard.count) !== opts.shard.index) continue;
+        if (kind !== 'call' && kind !== 'documentation') throw new Error(`operation ${serviceId}/${operation}: unknown kind ${kind}`);
+        if (!RULES.has(rule)) throw new Error(`operation ${serviceId}/${operation}: unknown pass rule ${rule}`);
+        let slot = slots.get(hours);
+        if (!slot) {
+          slot = slotStart(now, hours);
+          if (slot.getTime() !== Number(slotMs)) throw new Error(`slot mismatch for ${serviceId}/${operation}`);
+          slots.set(hours, slot);
+        }
+        out.push({
+          serviceId,
+          operation,
+          kind,
+          url,
+          method: method.toUpperCase(),
+          expectedStatuses: expected ?? [],
+          passRule: rule as DueOperation['passRule'],
+          intervalHours: hours,
+          protocol,
+          slot,
+        });
       }
-      out.push({
-        serviceId,
-        operation,
-        kind,
-        url,
-        method: method.toUpperCase(),
-        expectedStatuses: expected ?? [],
-        passRule: rule as DueOperation['passRule'],
-        intervalHours: hours,
-        protocol,
-        slot,
-      });
-    }
-  }
+    },
+  );
   return out;
 }

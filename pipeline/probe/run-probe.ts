@@ -8,7 +8,8 @@ import { selectDue, type DueOperation, type OnlyKind } from './due.ts';
 import { hostOf, runPerHost } from './host-scheduler.ts';
 import { probeOne, type ProbeOutcome } from './probe-one.ts';
 import { createProgress } from './progress.ts';
-import { finishRun, newRunId, startRun, storedCounts, type RunCounts } from './runs.ts';
+import { storedCounts, type RunCounts } from './runs.ts';
+import { type Run, withRun } from '../store/runs.ts';
 import type { Resolver } from './guarded-lookup.ts';
 import { createProbeAgent, safeFetch, type Fetcher } from './safe-fetch.ts';
 import { validateShard, type Shard } from './shard.ts';
@@ -85,10 +86,7 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
   const timeoutMs = opts.timeoutMs ?? cfg.timeoutMs;
   const allowPrivate = opts.allowPrivate ?? cfg.allowPrivate;
   const startedAt = ctx.clock();
-  const runId = newRunId(kind, startedAt);
   const args = { all: !!opts.all, concurrency, timeoutMs, allowPrivate, shard: opts.shard ?? null, only };
-  await startRun(store, { id: runId, kind, scheduledAt: startedAt, startedAt, args });
-
   const counts: RunCounts = {
     due: 0,
     probed: 0,
@@ -101,6 +99,47 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
     payment_terms: 0,
     sink_errors: 0,
   };
+  let runId = '';
+  let status: ProbeRunSummary['status'] = 'ok';
+  let durationMs = 0;
+  try {
+    await withRun(store, kind, { clock: ctx.clock, startedAt, scheduledAt: startedAt, args }, async (run) => {
+      runId = run.id;
+      run.counts = counts;
+      durationMs = await probeDue(ctx, store, opts, { run, counts, only, concurrency, timeoutMs, allowPrivate });
+      status = run.status;
+    });
+  } catch (error) {
+    throw error instanceof AtlasError
+      ? error
+      : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
+  }
+  return {
+    runId,
+    kind,
+    startedAt: startedAt.toISOString(),
+    status,
+    counts,
+    durationMs,
+    checksPerSecond: durationMs > 0 ? (counts.probed * 1000) / durationMs : 0,
+  };
+}
+
+/**
+ * The work of one probe run: probe what is due at the run's start and store the checks. Counts are
+ * read back from the checks table afterwards, also when the run fails (the `runs` row keeps them).
+ * Returns the probing time in ms; `run.status` becomes `partial` when the documentation sink failed.
+ */
+async function probeDue(
+  ctx: Context,
+  store: Store,
+  opts: ProbeOptions,
+  p: { run: Run; counts: RunCounts; only: OnlyKind; concurrency: number; timeoutMs: number; allowPrivate: boolean },
+): Promise<number> {
+  const { run, counts, only, concurrency, timeoutMs, allowPrivate } = p;
+  const runId = run.id;
+  const startedAt = run.startedAt;
+  const cfg = ctx.config.probe;
   const writer = new CheckWriter(store, { batchSize: opts.batchSize ?? 1000, flushMs: opts.flushMs ?? 1000 });
   const agent = opts.fetcher
     ? null
@@ -178,30 +217,15 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
     await writer.close().catch((e) => (error ??= e));
     await agent?.close().catch(() => undefined);
   }
-  const finishedAt = ctx.clock();
-  let status: ProbeRunSummary['status'] = error ? 'failed' : counts.sink_errors ? 'partial' : 'ok';
   try {
     Object.assign(counts, await storedCounts(store, runId));
     counts.skipped_existing_slot = Math.max(0, counts.probed - counts.stored);
-    await finishRun(store, runId, finishedAt, status, counts, error ? String((error as Error)?.message ?? error).slice(0, 500) : null);
   } catch (e) {
     error ??= e;
-    status = 'failed';
   }
-  if (error)
-    throw error instanceof AtlasError
-      ? error
-      : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
-  const durationMs = progress?.elapsedMs() ?? 0;
-  return {
-    runId,
-    kind,
-    startedAt: startedAt.toISOString(),
-    status,
-    counts,
-    durationMs,
-    checksPerSecond: durationMs > 0 ? (counts.probed * 1000) / durationMs : 0,
-  };
+  if (error) throw error;
+  if (counts.sink_errors) run.status = 'partial';
+  return progress?.elapsedMs() ?? 0;
 }
 
 /** Never the same operation twice in one run (the SQL already returns one row per operation). */

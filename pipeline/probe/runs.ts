@@ -1,24 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 
 /**
- * The `runs` row of a probe run: inserted as `running` before the first request, finished with
- * counts aggregated in SQL from the checks this run stored (what is in the table, not what we think we
- * wrote). A run killed with SIGKILL stays `running` with no finished_at: that is the evidence of it.
+ * The counts of a probe run's `runs` row (written through the store's `withRun`): aggregated in SQL
+ * from the checks this run stored (what is in the table, not what we think we wrote). A run killed
+ * with SIGKILL stays `running` with no finished_at: that is the evidence of it.
  */
-export const newRunId = (kind: string, now: Date): string =>
-  `${kind}_${now.toISOString().replace(/[-:.]/g, '').replace('T', 't').toLowerCase()}_${randomBytes(3).toString('hex')}`;
-
-export async function startRun(
-  store: Store,
-  r: { id: string; kind: string; scheduledAt: Date; startedAt: Date; args: unknown },
-): Promise<void> {
-  await store.run(
-    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
-    [r.id, r.kind, r.scheduledAt.toISOString(), r.startedAt.toISOString(), JSON.stringify(r.args)],
-  );
-}
-
 export interface RunCounts {
   due: number;
   probed: number;
@@ -50,7 +36,8 @@ export async function storedCounts(
   let failed = 0;
   for (const r of rows) {
     by_reason[r.reason] = (by_reason[r.reason] ?? 0) + r.n;
-    const b = (by_rule[r.rule] ??= { passed: 0, failed: 0 });
+    const b = by_rule[r.rule] ?? { passed: 0, failed: 0 };
+    by_rule[r.rule] = b;
     if (r.passed) {
       passed += r.n;
       b.passed += r.n;
@@ -60,21 +47,4 @@ export async function storedCounts(
     }
   }
   return { stored: passed + failed, passed, failed, by_reason, by_rule, payment_terms: terms[0]?.n ?? 0 };
-}
-
-export async function finishRun(
-  store: Store,
-  id: string,
-  finishedAt: Date,
-  status: 'ok' | 'partial' | 'failed',
-  counts: unknown,
-  error: string | null,
-): Promise<void> {
-  await store.run(`UPDATE runs SET finished_at = $2::TIMESTAMP, status = $3, counts = $4::JSON, error = $5 WHERE id = $1`, [
-    id,
-    finishedAt.toISOString(),
-    status,
-    JSON.stringify(counts),
-    error,
-  ]);
 }

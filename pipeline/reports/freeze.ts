@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from '../core/context.ts';
 import { AtlasError } from '../core/errors.ts';
+import { withRun } from '../store/runs.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { computeWeekFigures } from './figures.ts';
 import { mondayOf, WEEK_MS, weekEnd, weekId, weeksBetween } from './week.ts';
@@ -56,32 +56,29 @@ export interface FreezeSummary {
  * Freeze every finished week that is not frozen yet, oldest first, from the first week with data up
  * to the week that ended most recently. Weeks missed while the pipeline was down are therefore frozen
  * on the next run, in order; a week without data becomes a report of zeros. Records a `runs` row
- * (kind `report`) once a week and whenever it froze something. Safe to call every cycle.
+ * (kind `report`) once a week and whenever there are weeks to freeze (`failed`, with the error, when
+ * freezing throws). Safe to call every cycle.
  */
 export async function freezeDueReports(ctx: Context, store: Store): Promise<FreezeSummary> {
   const now = ctx.clock();
-  const startedAt = now.toISOString();
   const first = await firstDataWeek(store);
   const lastFinished = new Date(mondayOf(now).getTime() - WEEK_MS);
-  const frozen: string[] = [];
+  const due: Date[] = [];
   if (first && first.getTime() <= lastFinished.getTime()) {
     const done = await frozenWeeks(store);
-    for (const w of weeksBetween(first, lastFinished)) {
-      if (done.has(weekId(w))) continue;
-      if (await freezeWeek(store, w, now)) frozen.push(weekId(w));
-    }
+    for (const w of weeksBetween(first, lastFinished)) if (!done.has(weekId(w))) due.push(w);
   }
-  // One `runs` row per week (the job is weekly in the status page), plus one whenever a run froze
-  // something: the five-minute cycle calls this every time, and most calls have nothing to do.
+  // One `runs` row per week (the job is weekly in the status page), plus one whenever a run has
+  // weeks to freeze: the five-minute cycle calls this every time, and most calls have nothing to do.
   const monday = mondayOf(now).toISOString();
   const seen = await store.all(`SELECT 1 FROM runs WHERE kind = 'report' AND scheduled_at = $1::TIMESTAMP LIMIT 1`, [monday]);
-  if (frozen.length || !seen.length) {
-    await store.run(
-      `INSERT INTO runs (id, kind, scheduled_at, started_at, finished_at, status, counts, args)
-       VALUES ($1, 'report', $2::TIMESTAMP, $3::TIMESTAMP, $4::TIMESTAMP, 'ok', $5::JSON, NULL)`,
-      [`report_${randomUUID()}`, monday, startedAt, ctx.clock().toISOString(), JSON.stringify({ frozen: frozen.length })],
-    );
-  }
+  if (!due.length && seen.length) return { frozen: [] };
+  const frozen = await withRun(store, 'report', { clock: ctx.clock, startedAt: now, scheduledAt: mondayOf(now) }, async (run) => {
+    const out: string[] = [];
+    for (const w of due) if (await freezeWeek(store, w, now)) out.push(weekId(w));
+    run.counts = { frozen: out.length };
+    return out;
+  });
   if (frozen.length) ctx.log.info(`froze ${frozen.length} weekly report${frozen.length === 1 ? '' : 's'}`, { weeks: frozen });
   return { frozen };
 }

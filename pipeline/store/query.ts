@@ -1,5 +1,5 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
-import type { Store } from './store.ts';
+import type { Params, Store } from './store.ts';
 
 /** A query result as JSON-ready rows with timestamps as ISO-8601 strings (the `atlas sql` contract). */
 export interface QueryResult {
@@ -30,13 +30,10 @@ function toIso(v: unknown): unknown {
   return Number.isNaN(d.getTime()) ? v : d.toISOString();
 }
 
-export async function query(store: Store, sql: string): Promise<QueryResult> {
-  const reader = await store.conn.runAndReadAll(sql);
-  const columns = reader.columnNames();
-  const types = reader.columnTypes();
-  const timeCols = columns.filter((_, i) => TIME_TYPES.has(types[i]!.typeId));
-  const bigCols = columns.filter((_, i) => BIG_INT_TYPES.has(types[i]!.typeId));
-  const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+export async function query(store: Store, sql: string, params?: Params): Promise<QueryResult> {
+  const { columns, types, rows } = await store.table(sql, params);
+  const timeCols = columns.filter((_, i) => TIME_TYPES.has(types[i]!));
+  const bigCols = columns.filter((_, i) => BIG_INT_TYPES.has(types[i]!));
   if (timeCols.length) for (const r of rows) for (const c of timeCols) r[c] = toIso(r[c]);
   // Counts come back as BIGINT strings; a number is what a researcher expects when it is exact.
   if (bigCols.length) for (const r of rows) for (const c of bigCols) r[c] = toSafeNumber(r[c]);

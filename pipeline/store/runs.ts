@@ -1,36 +1,101 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Store } from './store.ts';
 
 /** The service's own runs (the `runs` table): one row per job run, started then finished. */
 export type RunStatus = 'running' | 'ok' | 'partial' | 'failed';
 
-export async function startRun(
-  store: Store,
-  kind: string,
-  startedAt: Date,
-  opts: { scheduledAt?: Date; args?: unknown } = {},
-): Promise<string> {
-  const id = `run_${kind}_${startedAt.getTime().toString(36)}_${randomUUID().slice(0, 8)}`;
-  await store.run(
-    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
-    [id, kind, opts.scheduledAt ? opts.scheduledAt.toISOString() : null, startedAt.toISOString(), JSON.stringify(opts.args ?? {})],
-  );
-  return id;
+/**
+ * The one run-id format, for every kind: `<kind>_<YYYYMMDD>T<HHMMSS>Z_<8 hex>`, the start time in
+ * UTC to the second and 32 random bits, e.g. `probe_20261126T053911Z_9f2c41d0`. Ids of one kind sort
+ * by start time; the random part keeps runs started in the same second apart.
+ */
+export const RUN_ID_RE = /^[a-z][a-z0-9_]*_\d{8}T\d{6}Z_[0-9a-f]{8}$/;
+
+export function newRunId(kind: string, startedAt: Date): string {
+  if (!/^[a-z][a-z0-9_]*$/.test(kind)) throw new Error(`run kind must be lower-case letters, digits and _: ${JSON.stringify(kind)}`);
+  const stamp = startedAt
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${kind}_${stamp}_${randomBytes(4).toString('hex')}`;
 }
 
-export async function finishRun(
-  store: Store,
-  id: string,
-  finishedAt: Date,
-  result: { status: Exclude<RunStatus, 'running'>; counts?: unknown; error?: string | null },
-): Promise<void> {
-  await store.run(`UPDATE runs SET finished_at = $2::TIMESTAMP, status = $3, counts = $4::JSON, error = $5 WHERE id = $1`, [
-    id,
-    finishedAt.toISOString(),
-    result.status,
-    JSON.stringify(result.counts ?? {}),
-    result.error ?? null,
-  ]);
+/** Error text kept in `runs.error`. */
+const ERROR_MAX = 2000;
+
+export interface RunOptions {
+  /** The injected clock: read for started_at (unless `startedAt` is given) and finished_at. */
+  clock: () => Date;
+  /** started_at when the caller already took its instant (e.g. the slots a probe run fills). */
+  startedAt?: Date;
+  /** The slot the run was due for (scheduled_at), when it is scheduled. */
+  scheduledAt?: Date | null;
+  /** Stored as JSON in `args`. */
+  args?: unknown;
+}
+
+/** What `fn` sees of its run, and sets for the finished row. */
+export interface Run {
+  readonly id: string;
+  readonly kind: string;
+  readonly startedAt: Date;
+  /** Stored as JSON in `counts` when the run finishes, also when `fn` throws (set it as work goes). */
+  counts: unknown;
+  /** How a run whose `fn` returns is recorded: `ok`, or `partial` when a part of it failed. */
+  status: 'ok' | 'partial';
+  /** `error` of a run that returns (e.g. which parts failed); a throw records the thrown message. */
+  error: string | null;
+}
+
+/**
+ * Every `runs` row is written here: inserted as `running` (so a killed run stays visible as
+ * running, with no finished_at), then `fn` runs, then the row is finished — `run.status` with
+ * `run.counts` when `fn` returns, `failed` with the same counts and the thrown message when it
+ * throws (the error is re-thrown; a failure to record it never hides it). The row is written
+ * outside any transaction of `fn`, so a rolled-back run still leaves its record.
+ */
+export async function withRun<T>(store: Store, kind: string, opts: RunOptions, fn: (run: Run) => Promise<T>): Promise<T> {
+  const startedAt = opts.startedAt ?? opts.clock();
+  const run: Run = { id: newRunId(kind, startedAt), kind, startedAt, counts: {}, status: 'ok', error: null };
+  await store.run(
+    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
+    [run.id, kind, opts.scheduledAt ? opts.scheduledAt.toISOString() : null, startedAt.toISOString(), JSON.stringify(opts.args ?? {})],
+  );
+  const finish = (status: Exclude<RunStatus, 'running'>, error: string | null) =>
+    store.run(`UPDATE runs SET finished_at = $2::TIMESTAMP, status = $3, counts = $4::JSON, error = $5 WHERE id = $1`, [
+      run.id,
+      opts.clock().toISOString(),
+      status,
+      countsJson(run.counts),
+      error === null ? null : error.slice(0, ERROR_MAX),
+    ]);
+  let out: T;
+  try {
+    out = await fn(run);
+  } catch (e) {
+    await finish('failed', errorMessage(e)).catch(() => undefined);
+    throw e;
+  }
+  try {
+    await finish(run.status, run.error);
+  } catch (e) {
+    await finish('failed', `recording the finished run failed: ${errorMessage(e)}`).catch(() => undefined);
+    throw e;
+  }
+  return out;
+}
+
+function countsJson(counts: unknown): string {
+  try {
+    return JSON.stringify(counts ?? {}) ?? '{}';
+  } catch {
+    return '{}'; // e.g. a BigInt in the counts: the run's status and error still get recorded
+  }
+}
+
+function errorMessage(e: unknown): string {
+  const m = (e as Error)?.message;
+  return typeof m === 'string' && m ? m : String(e);
 }
 
 /** Start time of the latest successful run of a kind (ok or partial), or null. */

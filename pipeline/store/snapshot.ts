@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Store } from './store.ts';
 
 /**
- * Researchers' snapshot (DESIGN.md): a copy of the database that nobody writes to, so a long
+ * Researchers' snapshot (README "Data"): a copy of the database that nobody writes to, so a long
  * read-only session never blocks the next pipeline run. Written to a temporary file, then renamed
  * over the previous snapshot (atomic on one filesystem).
  */
@@ -13,6 +13,8 @@ export async function refreshSnapshot(store: Store, target: string): Promise<{ p
   rmSync(tmp, { force: true });
   rmSync(`${tmp}.wal`, { force: true });
   const alias = 'atlas_snapshot_tmp';
+  // ATTACH takes no bound parameters (DuckDB's parser refuses `$1` there): the path is quoted as a
+  // string literal instead, with its quotes doubled.
   await store.run(`ATTACH '${tmp.replace(/'/g, "''")}' AS ${alias}`);
   try {
     const [{ db } = { db: '' }] = await store.all<{ db: string }>('SELECT current_database() AS db');

@@ -1,19 +1,21 @@
 import { dbTimeToIso, type Store } from '../../pipeline/store/store.ts';
 import { ChangeList, type ChangeRecord } from '../contract/index.ts';
 import { apiPath as api } from './paths.ts';
-import { ts } from './sql.ts';
 import { writeJson } from './write.ts';
 
 /** Documentation changes of the last 90 days, newest first (serve filters by days / service / review). */
 export const CHANGES_DAYS = 90;
 
 export async function writeChanges(store: Store, genDir: string, now: Date): Promise<number> {
-  const rows = await store.all<Record<string, unknown>>(`
+  const rows = await store.all<Record<string, unknown>>(
+    `
     SELECT c.id, c.service_id, s.name AS service_name, c.url, c.detected_at, c.summary, c.added_lines, c.removed_lines,
       c.needs_review, c.review_terms, c.diff::VARCHAR AS diff
     FROM changes c LEFT JOIN services s ON s.id = c.service_id
-    WHERE c.detected_at <= ${ts(now)} AND c.detected_at > ${ts(now)} - INTERVAL ${CHANGES_DAYS} DAY
-    ORDER BY c.detected_at DESC, c.id`);
+    WHERE c.detected_at <= $1::TIMESTAMP AND c.detected_at > $1::TIMESTAMP - to_days($2::INTEGER)
+    ORDER BY c.detected_at DESC, c.id`,
+    [now.toISOString(), CHANGES_DAYS],
+  );
   const items: ChangeRecord[] = rows.map((r) => ({
     id: String(r.id),
     service_id: String(r.service_id),

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { dbTimeToIso, type Store } from '../../pipeline/store/store.ts';
 import { Health, type RunRecord, type SigningKeyInfo } from '../contract/index.ts';
-import { ts } from './sql.ts';
 import { writeJson } from './write.ts';
 
 /** Probe runs older than this make /healthz say degraded (hourly schedule, one missed slot tolerated). */
@@ -19,9 +18,12 @@ export async function writeHealth(
   generation: string,
   signingKey: SigningKeyInfo | null = null,
 ): Promise<void> {
-  const rows = await store.all<Record<string, string | null>>(`
-    SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= ${ts(now)}
-    QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`);
+  const rows = await store.all<Record<string, string | null>>(
+    `
+    SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= $1::TIMESTAMP
+    QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`,
+    [now.toISOString()],
+  );
   const runs: RunRecord[] = rows.map((r) => ({
     id: String(r.id),
     kind: String(r.kind),

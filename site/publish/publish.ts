@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
-import { finishRun, startRun } from '../../pipeline/store/runs.ts';
+import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
 import { writePages } from '../pages/index.ts';
@@ -53,8 +53,13 @@ export interface PublishResult {
  */
 export async function publish(ctx: Context, store: Store, opts: PublishOptions = {}): Promise<PublishResult> {
   const now = ctx.clock();
+  return withRun(store, 'publish', { clock: ctx.clock, startedAt: now, args: { out: opts.out ?? null } }, (run) =>
+    writeGeneration(ctx, store, opts, now, run),
+  );
+}
+
+async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions, now: Date, run: Run): Promise<PublishResult> {
   const publicDir = opts.out ?? ctx.paths.publicDir;
-  const runId = await startRun(store, 'publish', now, { args: { out: opts.out ?? null } });
   const generation = newGenerationId(now);
   let dir: string | null = null;
   const t0 = performance.now();
@@ -96,10 +101,7 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
       return [] as string[];
     });
     const ms = Math.round(performance.now() - t0);
-    await finishRun(store, runId, ctx.clock(), {
-      status: 'ok',
-      counts: { ...counts, invalid: services.invalid, pages, ms, steps, generation, sealed_files: sealed.files, key_id: sealed.keyId },
-    });
+    run.counts = { ...counts, invalid: services.invalid, pages, ms, steps, generation, sealed_files: sealed.files, key_id: sealed.keyId };
     ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
     return {
       generation,
@@ -114,9 +116,6 @@ export async function publish(ctx: Context, store: Store, opts: PublishOptions =
     };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    await finishRun(store, runId, ctx.clock(), { status: 'failed', error: ((e as Error)?.message ?? String(e)).slice(0, 2000) }).catch(
-      () => undefined,
-    );
-    throw e;
+    throw e; // withRun records the run as failed with this message
   }
 }

@@ -53,8 +53,7 @@ export async function writeServices(
   let summaries: JsonArrayWriter | null = null;
   let inFlight: Promise<void> = Promise.resolve();
   try {
-    await store.run(stageSummarySql(now));
-    for (const sql of stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)) await store.run(sql);
+    for (const st of [stageSummarySql(now), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
     const detailDir = join(genDir, 'api', 'v1', 'services');
     await mkdir(detailDir, { recursive: true });

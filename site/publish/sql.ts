@@ -1,3 +1,5 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+
 /**
  * The SQL publish runs. Everything is aggregated in DuckDB; JS only shapes rows into contract
  * objects. For 100k services and millions of checks, publish never issues a query per service:
@@ -13,11 +15,16 @@
 /** ISO-8601 UTC text of a TIMESTAMP expression (what `Date#toISOString` writes). */
 export const iso = (expr: string) => `strftime(${expr}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
 
-/** A timestamp literal from a Date (ISO digits only, safe to inline). */
-export const ts = (d: Date) => `TIMESTAMP '${d.toISOString().replace('T', ' ').replace('Z', '')}'`;
+/** A statement and its bound parameters (values, times included, are never pasted into the SQL). */
+export interface Statement {
+  sql: string;
+  params: DuckDBValue[];
+}
 
-/** One row per service: every scalar the summary, the index record and the detail header need. */
-export const stageSummarySql = (now: Date) => `
+/** One row per service: every scalar the summary, the index record and the detail header need. $1: the publish instant. */
+export const stageSummarySql = (now: Date): Statement => ({
+  params: [now.toISOString()],
+  sql: `
 CREATE OR REPLACE TEMP TABLE pub_summary AS
 WITH prim AS (
   SELECT service_id, any_value(id) AS op, max(interval_hours) AS hours FROM operations WHERE is_primary GROUP BY service_id
@@ -43,8 +50,8 @@ SELECT
   coalesce(e.check_interval_hours, p.hours) AS check_interval_hours,
   e.check_interval_rule,
   ${iso('coalesce(e.monitoring_since, s.monitoring_since)')} AS monitoring_since,
-  coalesce(e.monitoring_days, round(greatest(0, epoch(${ts(now)}) - epoch(s.monitoring_since)) / 86400, 3)) AS monitoring_days,
-  coalesce(e.limited_evidence, s.monitoring_since > ${ts(now)} - INTERVAL 30 DAY) AS limited_evidence,
+  coalesce(e.monitoring_days, round(greatest(0, epoch($1::TIMESTAMP) - epoch(s.monitoring_since)) / 86400, 3)) AS monitoring_days,
+  coalesce(e.limited_evidence, s.monitoring_since > $1::TIMESTAMP - INTERVAL 30 DAY) AS limited_evidence,
   coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.passed_30d, 0) AS passed_30d, coalesce(e.missed_30d, 0) AS missed_30d,
   e.pass_rate, coalesce(e.freshness, 'no_data') AS freshness,
   ${iso('e.last_check_at')} AS last_check_at, e.last_check::VARCHAR AS last_check, e.latest_passed,
@@ -62,57 +69,80 @@ LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
 LEFT JOIN directory_current dc ON dc.service_id = s.id
-ORDER BY s.id`;
+ORDER BY s.id`,
+});
 
 /**
  * Detail parts, one temp table each, keyed and sorted by the service's ordinal `ord` in
  * pub_summary (an integer, so an ord-range read touches only its own row groups: zonemaps on
  * VARCHAR ids are truncated prefixes and would not prune). Narrow raw rows are staged; each batch
  * aggregates its own services into JSON text already in contract shape and order.
+ * $1 is the publish instant; `recent` (checks per service) and `days` (daily rows) are bound too.
  */
-export const stagePartsSql = (now: Date, recent: number, days: number) => [
-  `CREATE OR REPLACE TEMP TABLE pub_ops AS
+export const stagePartsSql = (now: Date, recent: number, days: number): Statement[] => {
+  const t = now.toISOString();
+  return [
+    {
+      sql: `CREATE OR REPLACE TEMP TABLE pub_ops AS
    SELECT s.ord, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
    FROM operations o JOIN pub_summary s ON s.id = o.service_id ORDER BY s.ord`,
-  `CREATE OR REPLACE TEMP TABLE pub_recent AS
+      params: [],
+    },
+    {
+      sql: `CREATE OR REPLACE TEMP TABLE pub_recent AS
    WITH lim AS (SELECT service_id, min(interval_hours) AS h FROM operations GROUP BY service_id),
    r AS (
-     -- Only the last ${recent} intervals of the service's fastest operation (and at most 90 days) can
-     -- hold its latest ${recent} checks on schedule: the window function sees a fraction of the table.
+     -- Only the last (recent + 1) intervals of the service's fastest operation (and at most 90 days)
+     -- can hold its latest \`recent\` checks on schedule: the window function sees a fraction of the table.
      SELECT c.service_id, c.operation, c.slot, c.checked_at, c.status, c.passed, c.reason, c.rule, c.latency_ms
      FROM checks c JOIN lim ON lim.service_id = c.service_id
-     WHERE c.checked_at <= ${ts(now)} AND c.checked_at > ${ts(now)} - INTERVAL 90 DAY
-       AND c.checked_at > ${ts(now)} - to_hours((lim.h * ${recent + 1})::BIGINT)
-     QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= ${recent}
+     WHERE c.checked_at <= $1::TIMESTAMP AND c.checked_at > $1::TIMESTAMP - INTERVAL 90 DAY
+       AND c.checked_at > $1::TIMESTAMP - to_hours((lim.h * ($2::INTEGER + 1))::BIGINT)
+     QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= $2::INTEGER
    )
    SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
    FROM r JOIN pub_summary s ON s.id = r.service_id ORDER BY s.ord`,
-  `CREATE OR REPLACE TEMP TABLE pub_daily AS
+      params: [t, recent],
+    },
+    {
+      sql: `CREATE OR REPLACE TEMP TABLE pub_daily AS
    WITH d AS (
      SELECT service_id, strftime(checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
        count(*) FILTER (WHERE passed)::INTEGER AS passed, quantile_cont(latency_ms, 0.5) AS median_latency_ms
      FROM checks
-     WHERE checked_at <= ${ts(now)} AND checked_at >= date_trunc('day', ${ts(now)}) - INTERVAL ${days - 1} DAY
+     WHERE checked_at <= $1::TIMESTAMP AND checked_at >= date_trunc('day', $1::TIMESTAMP) - to_days($2::INTEGER - 1)
      GROUP BY ALL
    )
    SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_summary s ON s.id = d.service_id ORDER BY s.ord`,
-  `CREATE OR REPLACE TEMP TABLE pub_intervals AS
+      params: [t, days],
+    },
+    {
+      sql: `CREATE OR REPLACE TEMP TABLE pub_intervals AS
    SELECT s.ord, i.operation, i.changed_at, i.from_hours, i.to_hours, i.rule, i.reason
-   FROM interval_changes i JOIN pub_summary s ON s.id = i.service_id WHERE i.changed_at <= ${ts(now)} ORDER BY s.ord`,
-  `CREATE OR REPLACE TEMP TABLE pub_terms_changes AS
+   FROM interval_changes i JOIN pub_summary s ON s.id = i.service_id WHERE i.changed_at <= $1::TIMESTAMP ORDER BY s.ord`,
+      params: [t],
+    },
+    {
+      sql: `CREATE OR REPLACE TEMP TABLE pub_terms_changes AS
    SELECT s.ord, c.changed_at, c.kinds FROM terms_changes c JOIN pub_summary s ON s.id = c.service_id
-   WHERE c.changed_at <= ${ts(now)} AND c.changed_at > ${ts(now)} - INTERVAL 90 DAY ORDER BY s.ord`,
-  // The latest valid payment request of the primary operation. Offers are cleaned of pay_to in JS.
-  `CREATE OR REPLACE TEMP TABLE pub_terms_latest AS
+   WHERE c.changed_at <= $1::TIMESTAMP AND c.changed_at > $1::TIMESTAMP - INTERVAL 90 DAY ORDER BY s.ord`,
+      params: [t],
+    },
+    {
+      // The latest valid payment request of the primary operation. Offers are cleaned of pay_to in JS.
+      sql: `CREATE OR REPLACE TEMP TABLE pub_terms_latest AS
    WITH t AS (
      SELECT t.* FROM payment_terms t JOIN operations o ON o.service_id = t.service_id AND o.id = t.operation AND o.is_primary
-     WHERE t.observed_at <= ${ts(now)}
+     WHERE t.observed_at <= $1::TIMESTAMP
      QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
    )
    SELECT s.ord, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
      'offers': t.offers, 'min_price_usd': t.min_price_usd})::VARCHAR AS j
    FROM t JOIN pub_summary s ON s.id = t.service_id ORDER BY s.ord`,
-];
+      params: [t],
+    },
+  ];
+};
 
 export const DROP_STAGED = [
   'pub_summary',

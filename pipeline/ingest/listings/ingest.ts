@@ -2,7 +2,7 @@ import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 
 // Lists are bound as JSON text and cast (`$n::JSON::VARCHAR[]`): DuckDB cannot type an empty bound list.
-import { withRun } from '../runs.ts';
+import { withIngestRun } from '../runs.ts';
 import { formatRejected, readListingDir, type RejectedListing } from './read.ts';
 import { listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from './rows.ts';
 
@@ -158,7 +158,7 @@ async function upsertOperations(
 
 export async function ingestListings(ctx: Context, store: Store, dir: string = ctx.paths.listings): Promise<ListingsIngestResult> {
   const set = readListingDir(dir);
-  return withRun(store, 'ingest_listings', ctx.clock, { dir }, async () => {
+  return withIngestRun(store, 'ingest_listings', ctx.clock, { dir }, async () => {
     const now = ctx.clock().toISOString();
     const counts: ListingsIngestCounts = {
       files: set.files,

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
-import { withRun } from '../runs.ts';
+import { withIngestRun } from '../runs.ts';
 import { httpJsonFetcher, readPagesFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { readSyncState, syncKey, writeSyncState } from '../sync-state.ts';
 import { normalizeMcpEntry, type McpSkipReason } from './normalize.ts';
@@ -60,51 +60,57 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
   const state = await readSyncState(store, syncKey('mcp', registry));
   const updatedSince = ref.kind === 'url' && !opts.full ? (state?.lastSyncAt ?? undefined) : undefined;
   const mode = updatedSince ? 'incremental' : 'full';
-  return withRun(store, 'ingest_mcp', ctx.clock, { source: opts.source, registry, mode, updated_since: updatedSince ?? null }, async () => {
-    const sweep: McpSweep =
-      ref.kind === 'file'
-        ? sweepMcpPages(readPagesFile(ref.path), ref.path)
-        : await sweepMcpUrl(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, {
-            pageSize: opts.pageSize ?? DEFAULT_MCP_SWEEP.pageSize,
-            maxPages: opts.maxPages ?? DEFAULT_MCP_SWEEP.maxPages,
-            delayMs: opts.delayMs ?? DEFAULT_MCP_SWEEP.delayMs,
-            ...(updatedSince ? { updatedSince } : {}),
-          });
+  return withIngestRun(
+    store,
+    'ingest_mcp',
+    ctx.clock,
+    { source: opts.source, registry, mode, updated_since: updatedSince ?? null },
+    async () => {
+      const sweep: McpSweep =
+        ref.kind === 'file'
+          ? sweepMcpPages(readPagesFile(ref.path), ref.path)
+          : await sweepMcpUrl(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, {
+              pageSize: opts.pageSize ?? DEFAULT_MCP_SWEEP.pageSize,
+              maxPages: opts.maxPages ?? DEFAULT_MCP_SWEEP.maxPages,
+              delayMs: opts.delayMs ?? DEFAULT_MCP_SWEEP.delayMs,
+              ...(updatedSince ? { updatedSince } : {}),
+            });
 
-    const skipped: Record<McpSkipReason, number> = { invalid_item: sweep.invalid_item, no_remotes: 0, invalid_remote: 0, invalid_url: 0 };
-    const records: DiscoveredRecord[] = [];
-    const ids = new Set<string>();
-    for (const entry of sweep.entries) {
-      const n = normalizeMcpEntry(entry, ctx.secret);
-      for (const [k, v] of Object.entries(n.skipped)) skipped[k as McpSkipReason] += v ?? 0;
-      for (const r of n.records) {
-        if (ids.has(r.id)) continue;
-        ids.add(r.id);
-        records.push(r);
+      const skipped: Record<McpSkipReason, number> = { invalid_item: sweep.invalid_item, no_remotes: 0, invalid_remote: 0, invalid_url: 0 };
+      const records: DiscoveredRecord[] = [];
+      const ids = new Set<string>();
+      for (const entry of sweep.entries) {
+        const n = normalizeMcpEntry(entry, ctx.secret);
+        for (const [k, v] of Object.entries(n.skipped)) skipped[k as McpSkipReason] += v ?? 0;
+        for (const r of n.records) {
+          if (ids.has(r.id)) continue;
+          ids.add(r.id);
+          records.push(r);
+        }
       }
-    }
 
-    const now = ctx.clock();
-    const delistMissing = mode === 'full' && sweep.complete;
-    const merged = await store.transaction(async () => {
-      const m = await mergeDiscovered(store, records, { registry, protocol: 'mcp', now, delistMissing });
-      await writeSyncState(store, syncKey('mcp', registry), startedAt, delistMissing, { mode, pages: sweep.pages, seen: m.seen });
-      return m;
-    });
-    const counts: McpIngestCounts = {
-      ...merged,
-      mode,
-      updated_since: updatedSince ?? null,
-      pages: sweep.pages,
-      rows: sweep.rows,
-      servers: sweep.entries.length,
-      ...skipped,
-      templated: records.filter((r) => r.templated_url).length,
-      deleted: records.filter((r) => !r.listed).length,
-      complete: sweep.complete,
-    };
-    if (!sweep.complete)
-      ctx.log.warn(`mcp registry ${registry}: sweep ended early (page cap or repeated cursor); nothing delisted by absence`);
-    return { registry, source: opts.source, counts, status: sweep.complete ? ('ok' as const) : ('partial' as const) };
-  });
+      const now = ctx.clock();
+      const delistMissing = mode === 'full' && sweep.complete;
+      const merged = await store.transaction(async () => {
+        const m = await mergeDiscovered(store, records, { registry, protocol: 'mcp', now, delistMissing });
+        await writeSyncState(store, syncKey('mcp', registry), startedAt, delistMissing, { mode, pages: sweep.pages, seen: m.seen });
+        return m;
+      });
+      const counts: McpIngestCounts = {
+        ...merged,
+        mode,
+        updated_since: updatedSince ?? null,
+        pages: sweep.pages,
+        rows: sweep.rows,
+        servers: sweep.entries.length,
+        ...skipped,
+        templated: records.filter((r) => r.templated_url).length,
+        deleted: records.filter((r) => !r.listed).length,
+        complete: sweep.complete,
+      };
+      if (!sweep.complete)
+        ctx.log.warn(`mcp registry ${registry}: sweep ended early (page cap or repeated cursor); nothing delisted by absence`);
+      return { registry, source: opts.source, counts, status: sweep.complete ? ('ok' as const) : ('partial' as const) };
+    },
+  );
 }

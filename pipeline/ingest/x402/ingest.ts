@@ -2,7 +2,7 @@ import type { Context } from '../../core/context.ts';
 import { DECOY_PRICE_USD } from '../../x402/networks.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
-import { withRun } from '../runs.ts';
+import { withIngestRun } from '../runs.ts';
 import { httpJsonFetcher, readPagesFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { syncKey, writeSyncState } from '../sync-state.ts';
 import { normalizeX402Item } from './normalize.ts';
@@ -49,7 +49,7 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
   const registry = opts.registry ?? 'cdp';
   const ref = resolveSource(opts.source);
   const sweepOpts = { pageSize: opts.pageSize ?? DEFAULT_X402_SWEEP.pageSize, maxPages: opts.maxPages ?? DEFAULT_X402_SWEEP.maxPages };
-  return withRun(store, 'ingest_x402', ctx.clock, { source: opts.source, registry, ...sweepOpts }, async () => {
+  return withIngestRun(store, 'ingest_x402', ctx.clock, { source: opts.source, registry, ...sweepOpts }, async () => {
     const sweep: X402Sweep =
       ref.kind === 'file'
         ? sweepX402Pages(readPagesFile(ref.path), ref.path)
