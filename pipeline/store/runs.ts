@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { RunStatus } from '../../site/contract/common.ts';
 import type { Store } from './store.ts';
 
-/** The service's own runs (the `runs` table): one row per job run, started then finished. */
-export type RunStatus = 'running' | 'ok' | 'partial' | 'failed';
+/** The service's own runs (the `runs` table): one row per job run, started then finished (statuses: the contract's RUN_STATUSES). */
+export type { RunStatus };
 
 export async function startRun(
   store: Store,

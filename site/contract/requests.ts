@@ -1,7 +1,22 @@
 import { z } from 'zod';
+import {
+  FAILURE_KINDS,
+  FEEDBACK_KINDS,
+  GROUPS,
+  OUTCOMES,
+  REPORT_ID_RE,
+  SCOPES,
+  SERVICE_ID_MAX,
+  SERVICE_ID_PATTERN,
+  SERVICE_ID_RE,
+  SERVICE_TIERS,
+  SERVICE_TYPES,
+  SORTS,
+} from './common.ts';
 
 /**
- * Request bodies and query parameters of the public API (spec 2.5, 4.1, 4.2, 8), with every bound.
+ * Request bodies and query parameters of the public API (GET /api/v1/services, GET /api/v1/changes and
+ * the write bodies), with every bound.
  *
  * Two views of the same parameters:
  * - `*_PARAMS` tables: name, type, bounds and meaning — the single source for the OpenAPI parameter
@@ -10,7 +25,7 @@ import { z } from 'zod';
  *   values an MCP tool receives, after `String()`) into typed values. Built from the tables, so the
  *   two cannot drift.
  *
- * Query conventions (our published choices where the spec is silent):
+ * Query conventions (our published choices):
  * - An empty value (`?tier=`) is the same as an absent parameter (HTML forms send empty fields).
  * - Booleans are `true`/`false` (also `1`/`0`); integers are decimal digits only; numbers are plain
  *   decimals (no exponent, hex, NaN or Infinity).
@@ -19,13 +34,9 @@ import { z } from 'zod';
  */
 
 // ---------------------------------------------------------------------------------------------
-// Shared patterns and limits (spec 8)
+// Shared patterns and limits (ids, enums: common.ts)
 
-export const SERVICE_ID_PATTERN = /^(svc|cand)_[A-Za-z0-9_-]+$/;
-export const REPORT_ID_PATTERN = /^(current|[0-9]{4}-[0-9]{2}-[0-9]{2})$/;
 export const TAG_PATTERN = /^[a-z0-9-]{1,32}$/;
-/** Longest service id we accept on input (ids are `svc_<slug>` or `cand_` + 20 hex chars). */
-export const SERVICE_ID_MAX = 200;
 
 export const REQUEST_LIMITS = {
   q: 100,
@@ -46,23 +57,6 @@ export const REQUEST_LIMITS = {
   outcomeIdempotencyKey: 100,
 } as const;
 
-export const TIERS = ['reviewed', 'discovered'] as const;
-export const SERVICE_TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
-export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;
-export const SCOPES = ['directory', 'index'] as const;
-export const GROUPS = ['provider'] as const;
-export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
-export const FAILURE_KINDS = [
-  'no_response',
-  'payment_failed',
-  'bad_output',
-  'wrong_price',
-  'auth_required',
-  'rate_limited',
-  'other',
-] as const;
-export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
-
 // ---------------------------------------------------------------------------------------------
 // Parameter tables
 
@@ -72,7 +66,7 @@ export type ParamSpec =
   | { name: string; type: 'integer'; description: string; minimum: number; maximum?: number; default?: number }
   | { name: string; type: 'number'; description: string; minimum: number; maximum?: number };
 
-/** Spec 4.1 — GET /api/v1/services, all optional. */
+/** GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
   {
     name: 'q',
@@ -80,7 +74,7 @@ export const SERVICES_QUERY_PARAMS = [
     maxLength: REQUEST_LIMITS.q,
     description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)',
   },
-  { name: 'tier', type: 'string', enum: TIERS, description: 'filter by origin' },
+  { name: 'tier', type: 'string', enum: SERVICE_TIERS, description: 'filter by origin' },
   { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
   { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
   { name: 'network', type: 'string', maxLength: 100, description: 'payment network, substring match (case-insensitive)' },
@@ -135,7 +129,7 @@ export const SERVICES_QUERY_PARAMS = [
   },
 ] as const satisfies readonly ParamSpec[];
 
-/** Spec 4.2 — GET /api/v1/changes, all optional. */
+/** GET /api/v1/changes, all optional. */
 export const CHANGES_QUERY_PARAMS = [
   {
     name: 'days',
@@ -149,7 +143,7 @@ export const CHANGES_QUERY_PARAMS = [
     name: 'service_id',
     type: 'string',
     maxLength: SERVICE_ID_MAX,
-    pattern: SERVICE_ID_PATTERN.source,
+    pattern: SERVICE_ID_PATTERN,
     description: 'limit to one reviewed service',
   },
   { name: 'needs_review', type: 'boolean', description: 'only changes whose listing may need updating' },
@@ -253,7 +247,7 @@ export function normalizeRawQuery(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request bodies (spec 2.5; unknown members are rejected so a misspelt field is never dropped)
+// Request bodies (unknown members are rejected so a misspelt field is never dropped)
 
 /** Date-time with an explicit offset (RFC 3339). */
 const DateTime = z.iso.datetime({ offset: true });
@@ -270,7 +264,7 @@ export const OutcomeReportSchema = z.strictObject({
   /** Obtained from the single-service read with a key; valid 7 days. */
   referral_id: z.string().min(1).max(512).optional(),
   /** Used when there is no referral. */
-  service_id: z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN, `must match ${SERVICE_ID_PATTERN.source}`).optional(),
+  service_id: z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_RE, `must match ${SERVICE_ID_PATTERN}`).optional(),
   failure_kind: z.enum(FAILURE_KINDS).optional(),
   operation: z.string().max(REQUEST_LIMITS.outcomeOperation).optional(),
   task_category: z.string().max(REQUEST_LIMITS.outcomeTaskCategory).optional(),
@@ -289,5 +283,5 @@ export const FeedbackRequestSchema = z.strictObject({
 export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>;
 
 /** Path parameters (a malformed id is answered like an unknown one: 404). */
-export const ServiceIdSchema = z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN);
-export const ReportIdSchema = z.string().regex(REPORT_ID_PATTERN);
+export const ServiceIdSchema = z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_RE);
+export const ReportIdSchema = z.string().regex(REPORT_ID_RE);
