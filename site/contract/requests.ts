@@ -22,13 +22,13 @@ import {
  * - `*_PARAMS` tables: name, type, bounds and meaning — the single source for the OpenAPI parameter
  *   list and the field dictionary (plain data, no transforms, so JSON Schema generation is trivial).
  * - `*QuerySchema`: zod schemas that parse the raw query strings of an HTTP request (or the plain
- *   values an MCP tool receives, after `String()`) into typed values. Built from the tables, so the
+ *   values an MCP tool receives, written as plain decimals by `normalizeRawQuery`) into typed values. Built from the tables, so the
  *   two cannot drift.
  *
  * Query conventions (our published choices):
  * - An empty value (`?tier=`) is the same as an absent parameter (HTML forms send empty fields).
  * - Booleans are `true`/`false` (also `1`/`0`); integers are decimal digits only; numbers are plain
- *   decimals (no exponent, hex, NaN or Infinity).
+ *   decimals (no exponent, hex, NaN or Infinity) with at most 15 integer and 30 fraction digits.
  * - Unknown parameters and repeated parameters are rejected (400 naming the parameter), so a typo
  *   never silently widens a search.
  */
@@ -153,7 +153,11 @@ export const CHANGES_QUERY_PARAMS = [
 // From a table to a zod schema over raw strings
 
 const INT_RE = /^\d{1,15}$/;
-const NUM_RE = /^\d{1,15}(\.\d{1,15})?$|^\.\d{1,15}$/;
+/**
+ * Fraction digits reach 30 so every price a JSON number can state down to 1e-30 is accepted once it is
+ * written out as a plain decimal (an MCP argument of 5e-7 arrives as "0.0000005").
+ */
+const NUM_RE = /^\d{1,15}(\.\d{1,30})?$|^\.\d{1,30}$/;
 const BOOL: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 function fieldSchema(p: ParamSpec): z.ZodType<unknown, string> {
@@ -239,11 +243,31 @@ export function normalizeRawQuery(
       value = nonEmpty[0];
     }
     if (value === undefined || value === null || value === '') continue;
-    if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
+    if (typeof value === 'number') value = plainDecimal(value);
+    else if (typeof value === 'boolean') value = String(value);
     if (typeof value !== 'string') return { ok: false, param: name, message: `parameter ${name} must be a single value` };
     out[name] = value;
   }
   return { ok: true, value: out };
+}
+
+/**
+ * A number as a plain decimal string, exactly as JavaScript prints it but without an exponent:
+ * 5e-7 → "0.0000005", 1e21 → "1000000000000000000000". `String()` switches to exponent notation
+ * below 1e-6 and from 1e21, which the query grammar (plain decimals only) rejects, so an MCP tool
+ * call with max_price_usd 0.0000005 would fail where the same HTTP query passes. Non-finite
+ * numbers are returned as `String()` writes them (and rejected by the grammar).
+ */
+export function plainDecimal(n: number): string {
+  const s = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const [, sign, int, frac = '', exp] = m;
+  const digits = `${int}${frac}`;
+  const point = int!.length + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
