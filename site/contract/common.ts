@@ -98,6 +98,7 @@ export const RoadmapStatus = z.enum(ROADMAP_STATUSES);
 export type ServiceTier = z.infer<typeof Tier>;
 export type ServiceType = z.infer<typeof ServiceType>;
 export type TermsChangeKind = z.infer<typeof TermsChangeKind>;
+export type Freshness = z.infer<typeof Freshness>;
 export type PassRuleId = (typeof PASS_RULES)[number];
 export type CheckKind = z.infer<typeof CheckKind>;
 export type JobKind = z.infer<typeof JobKind>;

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeRecord } from '../../site/contract/changes.ts';
-import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
+import { SERVICE_TIERS, SERVICE_TYPES, type ServiceTier, type ServiceType } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import { ReportList } from '../../site/contract/reports.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
@@ -18,8 +18,8 @@ const DAY = 86_400_000;
 
 export interface ServiceSpec {
   id: string;
-  tier?: 'reviewed' | 'discovered';
-  type?: 'api_endpoint' | 'task_marketplace' | 'mcp_server';
+  tier?: ServiceTier;
+  type?: ServiceType;
   name?: string;
   host?: string;
   url?: string;
