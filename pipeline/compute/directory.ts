@@ -1,13 +1,12 @@
-import { z } from 'zod';
+import { LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
+import type { CriterionId, CriterionResult } from '../../site/contract/directory.ts';
 import { HOUR_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { sqlTime } from './clock.ts';
 
-/** Directory membership rule (DESIGN.md "listing-criteria/1"); one constant everywhere. */
-export const LISTING_CRITERIA_RULE = 'listing-criteria/1';
-
-export const CRITERION_IDS = ['checks_30d', 'fresh', 'pass_rate', 'listed', 'mainnet_offer', 'listing_active'] as const;
-export type CriterionId = (typeof CRITERION_IDS)[number];
+/** Directory membership rule id and criterion ids: one constant each, in the contract. */
+export { LISTING_CRITERIA_RULE };
+export { CRITERION_IDS, type CriterionId } from '../../site/contract/directory.ts';
 
 /** The criteria of listing-criteria/1, in order, with the text shown per service. */
 export const LISTING_CRITERIA: ReadonlyArray<{ id: CriterionId; description: string; appliesTo: string }> = [
@@ -19,17 +18,8 @@ export const LISTING_CRITERIA: ReadonlyArray<{ id: CriterionId; description: str
   { id: 'listing_active', description: 'listing is active', appliesTo: 'reviewed services' },
 ];
 
-export const CriterionSchema = z.object({
-  id: z.enum(CRITERION_IDS),
-  description: z.string(),
-  applies: z.boolean(),
-  /** null when the criterion does not apply to the service */
-  passed: z.boolean().nullable(),
-  value: z.unknown(),
-  threshold: z.unknown(),
-});
-export type Criterion = z.infer<typeof CriterionSchema>;
-export const CriteriaSchema = z.array(CriterionSchema);
+/** One criterion's result as stored in `directory.criteria` and published (contract CriterionResult). */
+export type Criterion = CriterionResult;
 
 export type DirectoryScope = 'full' | 'changed';
 

@@ -1,8 +1,9 @@
+import { SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 import { sqlTime } from './clock.ts';
 
-/** Published rule id of the check schedule (spec section 3). */
-export const SCHEDULE_RULE = 'schedule/1';
+/** Published rule id of the check schedule (one constant, in the contract). */
+export { SCHEDULE_RULE };
 
 /** Reason codes of interval_changes (001_core.sql). */
 export const SCHEDULE_REASONS = [

@@ -1,31 +1,16 @@
-import { z } from 'zod';
+import { StatsFigures } from '../../site/contract/stats.ts';
 import type { Store } from '../store/store.ts';
 import { sqlTime } from './clock.ts';
-
-const count = z.number().int().nonnegative();
-
-export const StatsSchema = z.object({
-  generated_at: z.string(),
-  totals: z.object({
-    services: count,
-    in_directory: count,
-    by_tier: z.object({ reviewed: count, discovered: count }),
-    by_type: z.object({ api_endpoint: count, mcp_server: count, task_marketplace: count }),
-  }),
-  /** checks that ran in (now - 24h, now]; checks that did not run are not counted */
-  checks_24h: count,
-  passed_24h: count,
-  /** by pass rule: reviewed/1 → reviewed, x402-mainnet/1 → x402, mcp-reach/3 → mcp */
-  checks_24h_by_kind: z.object({ reviewed: count, x402: count, mcp: count }),
-  passed_24h_by_kind: z.object({ reviewed: count, x402: count, mcp: count }),
-  windows: z.object({ checks: z.literal('24h') }),
-});
-export type Stats = z.infer<typeof StatsSchema>;
 
 /** Kind of a check by its pass rule (CONTRACTS.md). */
 export const CHECK_KIND_SQL = `CASE WHEN rule LIKE 'reviewed/%' THEN 'reviewed' WHEN rule LIKE 'x402%' THEN 'x402' WHEN rule LIKE 'mcp%' THEN 'mcp' ELSE 'other' END`;
 
-export async function computeStats(store: Store, now: Date): Promise<Stats> {
+/**
+ * The figures of GET /api/v1/stats at `now` (the contract's StatsFigures: Stats without api_status):
+ * checks that ran in (now - 24h, now], overall and by kind of pass rule; checks that did not run are
+ * not counted.
+ */
+export async function computeStats(store: Store, now: Date): Promise<StatsFigures> {
   const t = sqlTime(now);
   const [s] = await store.all<Record<string, number | string>>(`
     SELECT count(*) AS services,
@@ -44,7 +29,7 @@ export async function computeStats(store: Store, now: Date): Promise<Stats> {
       count(*) FILTER (WHERE kind = 'mcp') AS mcp, count(*) FILTER (WHERE kind = 'mcp' AND passed) AS mcp_passed
     FROM k`);
   const n = (r: Record<string, number | string> | undefined, k: string) => Number(r?.[k] ?? 0);
-  return StatsSchema.parse({
+  return StatsFigures.parse({
     generated_at: now.toISOString(),
     totals: {
       services: n(s, 'services'),

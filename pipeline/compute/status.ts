@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { JobKind } from '../../site/contract/common.ts';
+import type { RunRecord } from '../../site/contract/runs.ts';
+import { StatusFigures, type WindowFigures } from '../../site/contract/status.ts';
 import { HOUR_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { sqlTime } from './clock.ts';
@@ -8,41 +10,12 @@ import { sqlTime } from './clock.ts';
  * probe, compute and publish hourly (the five-minute cycle runs them when their hourly slot has come),
  * docs daily, report weekly. Slots are epoch-aligned like check slots (pipeline/core/slots.ts).
  */
-export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const;
-export type JobKind = keyof typeof RUN_SCHEDULE;
+export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const satisfies Record<JobKind, number>;
+export type { JobKind };
 export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
 export type StatusWindow = keyof typeof STATUS_WINDOWS;
 
-const count = z.number().int().nonnegative();
-const WindowFiguresSchema = z.object({ scheduled: count, ran: count, missed: count });
-export type WindowFigures = z.infer<typeof WindowFiguresSchema>;
-
-export const RunInfoSchema = z.object({
-  id: z.string(),
-  kind: z.string(),
-  status: z.string(),
-  scheduled_at: z.string().nullable(),
-  started_at: z.string(),
-  finished_at: z.string().nullable(),
-});
-
-export const StatusSchema = z.object({
-  generated_at: z.string(),
-  /** the first recorded run of any kind; no slot before it is counted as scheduled */
-  operating_since: z.string().nullable(),
-  jobs: z.array(
-    z.object({
-      kind: z.enum(Object.keys(RUN_SCHEDULE) as [JobKind, ...JobKind[]]),
-      every_hours: z.number().int().positive(),
-      windows: z.object({ '24h': WindowFiguresSchema, '7d': WindowFiguresSchema, '30d': WindowFiguresSchema }),
-      latest: RunInfoSchema.nullable(),
-    }),
-  ),
-  /** the latest run of every kind recorded (ingest_*, cycle, … included) */
-  latest_runs: z.array(RunInfoSchema),
-  evidence_freshness: z.object({ fresh: count, stale: count, no_data: count, total: count }),
-});
-export type Status = z.infer<typeof StatusSchema>;
+export type { WindowFigures };
 
 /**
  * Scheduled / ran / missed for one job over one window (pure). Slot k covers
@@ -79,16 +52,21 @@ interface RunRow {
   finished_at: string | null;
 }
 
-const toInfo = (r: RunRow) => ({
+const toInfo = (r: RunRow): RunRecord => ({
   id: r.id,
   kind: r.kind,
-  status: r.status,
+  status: r.status as RunRecord['status'],
   scheduled_at: dbTimeToIso(r.scheduled_at),
   started_at: dbTimeToIso(r.started_at) ?? String(r.started_at),
   finished_at: dbTimeToIso(r.finished_at),
 });
 
-export async function computeStatus(store: Store, now: Date): Promise<Status> {
+/**
+ * The figures of GET /api/v1/status at `now` (the contract's StatusFigures: Status without
+ * api_status). `operating_since` is the first recorded run of any kind (no slot before it is counted
+ * as scheduled); `latest_runs` holds the latest run of every kind recorded (ingest_*, cycle, …).
+ */
+export async function computeStatus(store: Store, now: Date): Promise<StatusFigures> {
   const t = sqlTime(now);
   const [since] = await store.all<{ at: string | null }>(`SELECT min(started_at) AS at FROM runs WHERE started_at <= ${t}`);
   const operatingSinceIso = dbTimeToIso(since?.at ?? null);
@@ -132,7 +110,7 @@ export async function computeStatus(store: Store, now: Date): Promise<Status> {
       latest: latestByKind.get(kind) ?? null,
     };
   });
-  return StatusSchema.parse({
+  return StatusFigures.parse({
     generated_at: now.toISOString(),
     operating_since: operatingSinceIso,
     jobs,

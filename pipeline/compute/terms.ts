@@ -1,9 +1,8 @@
 import type { Store } from '../store/store.ts';
 import { sqlTime } from './clock.ts';
 
-/** Change kinds of payment terms (DESIGN.md); classified in view terms_change_events (migration 030). */
-export const TERMS_CHANGE_KINDS = ['price', 'network_added', 'network_removed', 'asset', 'pay_to', 'scheme', 'version', 'other'] as const;
-export type TermsChangeKind = (typeof TERMS_CHANGE_KINDS)[number];
+/** Change kinds of payment terms (one list, in the contract); classified in view terms_change_events (migration 030). */
+export { TERMS_CHANGE_KINDS, type TermsChangeKind } from '../../site/contract/common.ts';
 
 /**
  * Materialize `terms_changes` (every change up to now) and `terms_summary` (view terms_90d) for

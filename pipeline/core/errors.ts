@@ -1,24 +1,13 @@
+import type { ErrorCode } from '../../site/contract/error.ts';
+
+export { ERROR_CODES, type ErrorCode } from '../../site/contract/error.ts';
+
 /**
- * The one error base. Every failure that a user should see carries a code from this fixed union;
+ * The one error base. Every failure that a user should see carries a code from the fixed union
+ * ERROR_CODES (defined with the error body in the contract, site/contract/error.ts);
  * the CLI's top level and the server's onError map codes to exit codes and HTTP statuses in one place.
  * Anything thrown that is not an AtlasError is unexpected: exit 1 / HTTP 500 with no internals.
  */
-export const ERROR_CODES = [
-  'bad_usage', // wrong command-line words or options
-  'invalid_input', // a file, page, body or parameter that fails validation
-  'invalid_parameter', // an HTTP query parameter out of bounds
-  'invalid_json', // a request body that is not JSON
-  'not_found',
-  'unauthorized', // key missing or unknown
-  'rate_limited',
-  'payload_too_large',
-  'locked', // the database is held by another writer
-  'source_failed', // a registry source could not be read or had the wrong shape
-  'conflict',
-  'internal',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
 export class AtlasError extends Error {
   readonly code: ErrorCode;
   /** Extra, client-safe detail (e.g. the zod issues of a rejected body, Retry-After seconds). */

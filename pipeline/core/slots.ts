@@ -1,16 +1,13 @@
+import { CHECK_INTERVAL_HOURS } from '../../site/contract/common.ts';
 import { HOUR_MS } from './clock.ts';
 
 /**
  * Scheduled slots. A check fills the slot that starts at floor(t / interval) * interval (UTC epoch
  * aligned), so hourly slots start on the hour, daily at 00:00 UTC, weekly on Thursdays (epoch
- * alignment), monthly every 30 days. One check per (service, operation, slot).
+ * alignment), monthly every 30 days. One check per (service, operation, slot). Interval names and
+ * hours are the contract's (CHECK_INTERVAL_HOURS).
  */
-export const INTERVALS = {
-  hourly: 1,
-  daily: 24,
-  weekly: 168,
-  monthly: 720,
-} as const;
+export const INTERVALS = CHECK_INTERVAL_HOURS;
 export type IntervalName = keyof typeof INTERVALS;
 export const INTERVAL_NAMES = Object.keys(INTERVALS) as IntervalName[];
 

@@ -1,23 +1,10 @@
 /**
- * When does a documentation change need review? (published in the field dictionary: `needs_review`)
- *
- * The changed lines (removed and added, after normalization) are scanned for tokens of what a listing
- * states. The change needs review when the tokens found in the removed lines differ from those found
- * in the added lines — so a new price, network, path, auth requirement or deprecation notice counts,
- * while a typo fix or rewording of a line that still states the same price counts not.
+ * The published rule NEEDS_REVIEW_RULE (id and text, in the contract: site/contract/changes.ts) is
+ * applied here: the changed lines (removed and added, after normalization) are scanned for tokens of
+ * what a listing states, and the change needs review when the tokens of the removed lines differ
+ * from those of the added lines.
  */
-export const NEEDS_REVIEW_RULE = {
-  id: 'docs-review/1',
-  description:
-    'needs_review is true when the lines that changed (after normalization: HTML to text, JSON canonicalized) differ in what a listing states: ' +
-    'prices (dollar amounts, amounts in USD/USDC/USDT/cents, numbers on lines that mention price, pricing, fee, cost or per call/request), ' +
-    'payment networks (base, solana, ethereum, polygon, avalanche, arbitrum, optimism, sei, and CAIP-2 ids such as eip155:8453; mainnet/testnet words), ' +
-    "endpoint paths (the paths of the service's listed operations, and path-like tokens such as /v1/items), " +
-    'authentication (api key, bearer, oauth, authorization, x-api-key, login required) and ' +
-    'deprecation (deprecated, sunset, discontinued, removed, end of life, shutting down). ' +
-    'A term counts when the set of such terms in the removed lines differs from the set in the added lines; ' +
-    'a wording or typo fix that keeps the same terms does not need review.',
-} as const;
+export { NEEDS_REVIEW_RULE } from '../../site/contract/changes.ts';
 
 export type ReviewCategory = 'price' | 'network' | 'endpoint' | 'auth' | 'deprecation';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASS_RULES } from '../../site/contract/common.ts';
 
 /**
  * Reason codes of a check (docs/CONTRACTS.md "checks"). Fixed set: stored in `checks.reason`, read by
@@ -31,6 +32,7 @@ export type EdgeFailure = Extract<
   'timeout' | 'dns' | 'refused' | 'tls' | 'reset' | 'too_large' | 'blocked_address' | 'network_error'
 >;
 
-export const PASS_RULES = ['reviewed/1', 'x402-mainnet/1', 'mcp-reach/3'] as const;
+/** The pass rules (one list, in the contract, where their ids are published). */
+export { PASS_RULES };
 export const PassRuleSchema = z.enum(PASS_RULES);
 export type PassRule = z.infer<typeof PassRuleSchema>;

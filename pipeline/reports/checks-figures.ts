@@ -1,13 +1,7 @@
 import type { Store } from '../store/store.ts';
-import { CHECK_KINDS } from './schema.ts';
+import { CHECK_KINDS, type CheckKind } from '../../site/contract/common.ts';
+import type { ReportKindChecks as KindChecks } from '../../site/contract/reports.ts';
 import { int, kindOfRule, PARAMS_CTE } from './sql.ts';
-
-export interface KindChecks {
-  ran: number;
-  passed: number;
-  missed: number;
-  pass_rate: number | null;
-}
 
 /**
  * Checks run, passed and missed by kind for [ws, until), with the same rules as compute's 30-day
@@ -81,9 +75,9 @@ export async function checksFigures(
   store: Store,
   ws: string,
   until: string,
-): Promise<{ total: KindChecks; by_kind: Record<(typeof CHECK_KINDS)[number], KindChecks> }> {
+): Promise<{ total: KindChecks; by_kind: Record<CheckKind, KindChecks> }> {
   const rows = await store.all<{ kind: string; ran: unknown; passed: unknown; missed: unknown }>(CHECKS_SQL, [ws, until]);
-  const byKind = Object.fromEntries(CHECK_KINDS.map((k) => [k, figure(0, 0, 0)])) as Record<(typeof CHECK_KINDS)[number], KindChecks>;
+  const byKind = Object.fromEntries(CHECK_KINDS.map((k) => [k, figure(0, 0, 0)])) as Record<CheckKind, KindChecks>;
   let ran = 0;
   let passed = 0;
   let missed = 0;
@@ -92,7 +86,7 @@ export async function checksFigures(
     passed += int(r.passed);
     missed += int(r.missed);
     if ((CHECK_KINDS as readonly string[]).includes(r.kind)) {
-      byKind[r.kind as (typeof CHECK_KINDS)[number]] = figure(int(r.ran), int(r.passed), int(r.missed));
+      byKind[r.kind as CheckKind] = figure(int(r.ran), int(r.passed), int(r.missed));
     }
   }
   return { total: figure(ran, passed, missed), by_kind: byKind };

@@ -1,9 +1,10 @@
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
-import { CorrectionSchema, type Correction } from './schema.ts';
+import { CORRECTION_NOTE_MAX, ReportCorrection } from '../../site/contract/reports.ts';
+import type { Correction } from './schema.ts';
 import { parseWeekId, weekId } from './week.ts';
 
-type FigureValue = number | string | boolean | null;
+type FigureValue = Correction['figures'][string];
 
 /**
  * Parse `PATH=VALUE` arguments of `atlas report correct --figure`. PATH is a dotted path to an
@@ -64,7 +65,8 @@ export async function appendCorrection(
   const ws = parseWeekId(input.week);
   if (!ws) throw new AtlasError('bad_usage', `--week must be a Monday in YYYY-MM-DD form (got ${JSON.stringify(input.week)})`);
   const note = input.note.trim();
-  if (!note || note.length > 1000) throw new AtlasError('bad_usage', '--note must be 1 to 1000 characters');
+  if (!note || note.length > CORRECTION_NOTE_MAX)
+    throw new AtlasError('bad_usage', `--note must be 1 to ${CORRECTION_NOTE_MAX} characters`);
   return store.transaction(async () => {
     const [row] = await store.all<{ body: string }>(`SELECT body FROM reports WHERE week = $1::DATE`, [weekId(ws)]);
     if (!row) throw new AtlasError('not_found', `no frozen report for the week of ${weekId(ws)}`);
@@ -73,7 +75,7 @@ export async function appendCorrection(
       `SELECT (coalesce(max(seq), 0) + 1)::INTEGER AS seq FROM report_corrections WHERE week = $1::DATE`,
       [weekId(ws)],
     );
-    const correction = CorrectionSchema.parse({ seq: Number(next?.seq ?? 1), corrected_at: now.toISOString(), note, figures });
+    const correction = ReportCorrection.parse({ seq: Number(next?.seq ?? 1), corrected_at: now.toISOString(), note, figures });
     await store.run(
       `INSERT INTO report_corrections (week, seq, corrected_at, note, figures) VALUES ($1::DATE, $2, $3::TIMESTAMP, $4, $5::JSON)`,
       [weekId(ws), correction.seq, correction.corrected_at, correction.note, JSON.stringify(correction.figures)],

@@ -1,14 +1,7 @@
 import type { Store } from '../store/store.ts';
 import { checksFigures } from './checks-figures.ts';
-import {
-  FEEDBACK_KINDS,
-  INTERVAL_NAMES_REPORT,
-  OUTCOME_VALUES,
-  ReportBodySchema,
-  SERVICE_TIERS,
-  SERVICE_TYPES,
-  type ReportBody,
-} from './schema.ts';
+import { CHECK_INTERVAL_NAMES, FEEDBACK_KINDS, OUTCOMES, SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
+import { ReportBody } from '../../site/contract/reports.ts';
 import { REPORT_NOTES } from './notes.ts';
 import { int, PARAMS_CTE } from './sql.ts';
 import { termsFigures } from './terms-figures.ts';
@@ -107,17 +100,17 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
       delisted: int(events?.delisted),
       relisted: int(events?.relisted),
     },
-    interval_changes: { total: sum(intervalRows), by_new_interval: tally(INTERVAL_NAMES_REPORT, intervalRows) },
+    interval_changes: { total: sum(intervalRows), by_new_interval: tally(CHECK_INTERVAL_NAMES, intervalRows) },
     payment_terms: await termsFigures(store, ws, u),
     documentation: { changes: int(docs?.changes), needs_review: int(docs?.needs_review), services: int(docs?.services) },
     outcome_reports: {
       note: OUTCOME_REPORTS_NOTE,
       received: sum(outcomeRows),
-      by_outcome: tally(OUTCOME_VALUES, outcomeRows),
+      by_outcome: tally(OUTCOMES, outcomeRows),
       by_moderation: Object.fromEntries(moderationRows.map((r) => [String(r.k), int(r.n)])),
     },
     feedback: { received: sum(feedbackRows), by_kind: tally(FEEDBACK_KINDS, feedbackRows) },
     notes: REPORT_NOTES,
   };
-  return ReportBodySchema.parse(body);
+  return ReportBody.parse(body);
 }

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts';
-import { TERMS_CHANGE_KINDS } from './schema.ts';
+import { TERMS_CHANGE_KINDS } from '../../site/contract/common.ts';
 import { int, PARAMS_CTE } from './sql.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { RunStatus } from '../../site/contract/common.ts';
 import type { Store } from './store.ts';
 
-/** The service's own runs (the `runs` table): one row per job run, started then finished. */
-export type RunStatus = 'running' | 'ok' | 'partial' | 'failed';
+/** The service's own runs (the `runs` table): one row per job run, started then finished (statuses: the contract's RUN_STATUSES). */
+export type { RunStatus };
 
 /**
  * The one run-id format, for every kind: `<kind>_<YYYYMMDD>T<HHMMSS>Z_<8 hex>`, the start time in

@@ -4,3 +4,4 @@ export * from './tools.ts';
 export * from './untrusted.ts';
 export * from './result.ts';
 export * from './input-schemas.ts';
+export * from './output-schemas.ts';

@@ -4,10 +4,10 @@ import {
   FeedbackRequestSchema,
   KeyRequestSchema,
   OutcomeReportSchema,
-  SERVICE_ID_MAX,
   SERVICES_QUERY_PARAMS,
   type ParamSpec,
 } from '../../site/contract/requests.ts';
+import { SERVICE_ID_MAX, SERVICE_ID_PATTERN } from '../../site/contract/common.ts';
 
 /**
  * MCP tool input schemas, derived from the contract (site/contract/requests.ts) so the tools and the
@@ -49,7 +49,7 @@ export const ListChangesInput = paramsSchema(CHANGES_QUERY_PARAMS);
 
 /** Ids are checked by the operation (a malformed id is not found, as over HTTP); only the length is bounded here. */
 export const ServiceIdInput = z.strictObject({
-  id: z.string().min(1).max(SERVICE_ID_MAX).describe('service id, ^(svc|cand)_[A-Za-z0-9_-]+$'),
+  id: z.string().min(1).max(SERVICE_ID_MAX).describe(`service id, ${SERVICE_ID_PATTERN}`),
 });
 export const ReportIdInput = z.strictObject({
   id: z.string().min(1).max(40).describe('current, or the Monday (UTC) starting the week as YYYY-MM-DD'),

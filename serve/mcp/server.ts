@@ -22,6 +22,7 @@ export function buildMcpServer(deps: AppDeps, req: RequestInfo): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
+        outputSchema: tool.output,
         annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
       },
       async (args: unknown) => {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.ts';
 import {
   createKey,
   getFields,
+  getHealth,
   getReport,
   getRoadmap,
   getService,
@@ -24,6 +25,21 @@ import {
   SendFeedbackInput,
   ServiceIdInput,
 } from './input-schemas.ts';
+import {
+  ChangeListOutput,
+  FeedbackReceiptOutput,
+  FieldsOutput,
+  GetServiceOutput,
+  HealthOutput,
+  KeyCreatedOutput,
+  OutcomeReceiptOutput,
+  ReportListOutput,
+  ReportOutput,
+  RoadmapOutput,
+  SearchServicesOutput,
+  StatsOutput,
+  StatusOutput,
+} from './output-schemas.ts';
 
 /** What a tool knows about the HTTP request that carried it (per request: the server is stateless). */
 export interface RequestInfo {
@@ -43,6 +59,8 @@ export interface ToolDef {
   title: string;
   description: string;
   input: z.ZodObject;
+  /** The contract schema of a successful result (output-schemas.ts); declared as the tool's outputSchema. */
+  output: z.ZodObject;
   readOnly: boolean;
   run(deps: AppDeps, args: Record<string, unknown>, req: RequestInfo): Promise<ToolAnswer>;
 }
@@ -54,8 +72,9 @@ const present = (args: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
 
 /**
- * One tool per API operation (spec 4), each calling the operation the HTTP route calls
- * (serve/operations), so validation, limits and errors are the same.
+ * One tool per API operation (and /healthz), each calling the operation the HTTP route calls
+ * (serve/operations), so validation, limits and errors are the same, and each declaring the
+ * contract's response schema as its output schema.
  */
 export const TOOLS: readonly ToolDef[] = [
   {
@@ -64,6 +83,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Search the directory of paid x402 API endpoints, remote MCP servers and task marketplaces (GET /api/v1/services). Every parameter of the HTTP API; scope=directory (default) shows only services meeting the listing criteria, scope=index everything tracked. Evidence is measured by Atlas; not a rating.',
     input: SearchServicesInput,
+    output: SearchServicesOutput,
     readOnly: true,
     run: (deps, args) => answer(searchServices(deps, present(args))),
   },
@@ -73,6 +93,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'One service with its evidence, claims and recent checks (GET /api/v1/services/{id}). With an API key on the MCP request, also a referral_id usable in report_outcome within 7 days.',
     input: ServiceIdInput,
+    output: GetServiceOutput,
     readOnly: true,
     run: (deps, args, req) => answer(getService(deps, String(args.id), req.key)),
   },
@@ -81,6 +102,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Directory statistics',
     description: 'Counts with windows, including checks in the last 24 hours by kind (GET /api/v1/stats).',
     input: NoInput,
+    output: StatsOutput,
     readOnly: true,
     run: (deps) => answer(getStats(deps)),
   },
@@ -89,14 +111,26 @@ export const TOOLS: readonly ToolDef[] = [
     title: "Atlas's own status",
     description: "The service's own scheduled runs, missed runs and evidence freshness (GET /api/v1/status).",
     input: NoInput,
+    output: StatusOutput,
     readOnly: true,
     run: (deps) => answer(getStatus(deps)),
+  },
+  {
+    name: 'get_health',
+    title: 'Service health',
+    description:
+      'Health of the service and its latest monitoring run (GET /healthz): ok, degraded (latest probe run failed or older than two hours) or no_data.',
+    input: NoInput,
+    output: HealthOutput,
+    readOnly: true,
+    run: (deps) => answer(getHealth(deps)),
   },
   {
     name: 'list_reports',
     title: 'Weekly reports',
     description: 'Published weekly reports, newest first (GET /api/v1/reports).',
     input: NoInput,
+    output: ReportListOutput,
     readOnly: true,
     run: (deps) => answer(listReports(deps)),
   },
@@ -106,6 +140,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'A frozen weekly report with its corrections, by the Monday starting the week (YYYY-MM-DD), or id current for provisional week-to-date figures (GET /api/v1/reports/{id}).',
     input: ReportIdInput,
+    output: ReportOutput,
     readOnly: true,
     run: (deps, args) => answer(getReport(deps, String(args.id))),
   },
@@ -115,6 +150,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "Detected changes to reviewed services' documentation, newest first (GET /api/v1/changes); needs_review marks changes touching prices, networks, endpoint paths, auth or deprecation.",
     input: ListChangesInput,
+    output: ChangeListOutput,
     readOnly: true,
     run: (deps, args) => answer(listChanges(deps, present(args))),
   },
@@ -123,6 +159,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Roadmap',
     description: 'What is measured today and what is planned (not promised, no dates) (GET /api/v1/roadmap).',
     input: NoInput,
+    output: RoadmapOutput,
     readOnly: true,
     run: (deps) => answer(getRoadmap(deps)),
   },
@@ -131,6 +168,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Field dictionary',
     description: 'Exact definition, unit, window and source of every field (GET /api/v1/fields).',
     input: NoInput,
+    output: FieldsOutput,
     readOnly: true,
     run: (deps) => answer(getFields(deps)),
   },
@@ -139,6 +177,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Create a free API key',
     description: 'Issue a free API key (POST /api/v1/keys); the key value is shown once. At most 3 new keys per address per day.',
     input: CreateKeyInput,
+    output: KeyCreatedOutput,
     readOnly: false,
     run: (deps, args, req) => answer(createKey(deps, present(args), req.address)),
   },
@@ -147,6 +186,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Send feedback',
     description: 'Feedback such as a missing service or metric (POST /api/v1/feedback). No key needed; 10 per address per day.',
     input: SendFeedbackInput,
+    output: FeedbackReceiptOutput,
     readOnly: false,
     run: (deps, args, req) => answer(sendFeedback(deps, present(args), req.address)),
   },
@@ -156,6 +196,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Report the outcome of using a service (POST /api/v1/outcomes). Requires an API key on the MCP HTTP request (Authorization: Bearer <key> or X-API-Key). Reports are unverified, moderated, and never turned into rates or scores.',
     input: ReportOutcomeInput,
+    output: OutcomeReceiptOutput,
     readOnly: false,
     run: async (deps, args, req) => {
       const r = await reportOutcome(deps, present(args), req.key);

@@ -1,6 +1,7 @@
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { OutcomeRecord } from '../../pipeline/inbox/records.ts';
 import { OutcomeReportSchema } from '../../site/contract/requests.ts';
+import { OUTCOME_RECEIPT_STATUS } from '../../site/contract/common.ts';
 import type { OutcomeReceipt } from '../../site/contract/writes.ts';
 import { hashKey } from '../auth/keys.ts';
 import { verifyReferral } from '../auth/referral.ts';
@@ -21,7 +22,7 @@ function receipt(rec: OutcomeRecord, duplicate: boolean): OutcomeReceipt {
   return {
     api_status: 'preview',
     id: rec.id,
-    status: 'pending_moderation',
+    status: OUTCOME_RECEIPT_STATUS,
     received_at: rec.received_at,
     idempotency_key: rec.idempotency_key,
     service_id: rec.service_id,

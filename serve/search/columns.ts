@@ -1,3 +1,4 @@
+import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { SearchRow } from './row.ts';
 
@@ -37,8 +38,9 @@ export interface Columns {
   hayStart: Int32Array;
 }
 
-export const TIERS = ['reviewed', 'discovered'] as const;
-export const TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
+/** Column codes are positions in the contract's enums. */
+export const TIERS = SERVICE_TIERS;
+export const TYPES = SERVICE_TYPES;
 
 const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
 const num = (v: number | null): number => (v === null ? NaN : v);

@@ -1,11 +1,13 @@
+import { SCHEDULE_TIER_SUNSET_AT } from '../../site/contract/common.ts';
+
 /**
- * `evidence.schedule_tier` is the old name of `evidence.check_interval` (spec 9.5), served until
- * 2027-01-17 and then dropped. Responses that carry it send `Deprecation` (RFC 9745, structured
+ * `evidence.schedule_tier` is the old name of `evidence.check_interval`, served until the contract's
+ * SCHEDULE_TIER_SUNSET day and then dropped. Responses that carry it send `Deprecation` (RFC 9745, structured
  * date of when the name was deprecated) and `Sunset` (RFC 8594, HTTP-date). Both read the injected
  * clock: at or after the sunset instant the field disappears and so do the headers.
  */
-export const SCHEDULE_TIER_SUNSET = new Date('2027-01-17T00:00:00Z');
-/** Our published choice: the name counts as deprecated since the preview's first contract (spec 0.1.0). */
+export const SCHEDULE_TIER_SUNSET = SCHEDULE_TIER_SUNSET_AT;
+/** Our published choice: the name counts as deprecated since the preview's first contract (0.1.0-preview). */
 export const SCHEDULE_TIER_DEPRECATED = new Date('2026-11-01T00:00:00Z');
 
 export const scheduleTierServed = (now: Date): boolean => now.getTime() < SCHEDULE_TIER_SUNSET.getTime();

@@ -1,6 +1,7 @@
 import { HOUR_MS } from '../../pipeline/core/clock.ts';
+import type { Freshness } from '../../site/contract/common.ts';
 
-export type Freshness = 'fresh' | 'stale' | 'no_data';
+export type { Freshness };
 
 /**
  * Spec 2.3 rule 5, recomputed against the server's clock (DESIGN.md: a stalled pipeline shows as

@@ -4,11 +4,11 @@ import {
   normalizeRawQuery,
   REQUEST_LIMITS,
   ServicesQuerySchema,
-  type SORTS,
   type ChangesQueryInput,
   type ServicesQueryInput,
 } from '../../site/contract/requests.ts';
 import type { z } from 'zod';
+import type { SORTS } from '../../site/contract/common.ts';
 
 export type Sort = (typeof SORTS)[number];
 

@@ -1,5 +1,27 @@
 import { z } from 'zod';
 import { ApiStatus, DateTime } from './common.ts';
+import { REQUEST_LIMITS } from './requests.ts';
+
+/**
+ * When does a documentation change need review? (published in the field dictionary: `needs_review`)
+ *
+ * The changed lines (removed and added, after normalization) are scanned for tokens of what a listing
+ * states. The change needs review when the tokens found in the removed lines differ from those found
+ * in the added lines — so a new price, network, path, auth requirement or deprecation notice counts,
+ * while a typo fix or rewording of a line that still states the same price counts not.
+ */
+export const NEEDS_REVIEW_RULE = {
+  id: 'docs-review/1',
+  description:
+    'needs_review is true when the lines that changed (after normalization: HTML to text, JSON canonicalized) differ in what a listing states: ' +
+    'prices (dollar amounts, amounts in USD/USDC/USDT/cents, numbers on lines that mention price, pricing, fee, cost or per call/request), ' +
+    'payment networks (base, solana, ethereum, polygon, avalanche, arbitrum, optimism, sei, and CAIP-2 ids such as eip155:8453; mainnet/testnet words), ' +
+    "endpoint paths (the paths of the service's listed operations, and path-like tokens such as /v1/items), " +
+    'authentication (api key, bearer, oauth, authorization, x-api-key, login required) and ' +
+    'deprecation (deprecated, sunset, discontinued, removed, end of life, shutting down). ' +
+    'A term counts when the set of such terms in the removed lines differs from the set in the added lines; ' +
+    'a wording or typo fix that keeps the same terms does not need review.',
+} as const;
 
 /** A detected change to a reviewed service's documentation (table `changes`). */
 export const ChangeRecord = z.strictObject({
@@ -22,7 +44,7 @@ export const ChangeList = z.strictObject({
   api_status: ApiStatus,
   generated_at: DateTime,
   query: z.strictObject({
-    days: z.number().int().min(1).max(90),
+    days: z.number().int().min(REQUEST_LIMITS.daysMin).max(REQUEST_LIMITS.daysMax),
     service_id: z.string().optional(),
     needs_review: z.boolean().optional(),
   }),

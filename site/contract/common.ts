@@ -6,10 +6,10 @@ import { z } from 'zod';
  * these schemas, so an unnamed member would be undocumented).
  */
 
-/** Every body carries `api_status: "preview"` (spec 1, 9.3). */
+/** Every body carries `api_status: "preview"` (the API is an unstable preview; also the X-API-Status header). */
 export const ApiStatus = z.literal('preview');
 export const API_STATUS = 'preview' as const;
-/** Interface description version (spec 9.2). */
+/** Version of the interface description (the OpenAPI document and the field dictionary). */
 export const API_VERSION = '0.1.0-preview' as const;
 
 /** UTC instant as ISO-8601 with `Z` (what `Date#toISOString` writes). */
@@ -17,31 +17,107 @@ export const DateTime = z.iso.datetime();
 /** A calendar day `YYYY-MM-DD` (UTC). */
 export const Day = z.iso.date();
 
+/**
+ * Identifier patterns (as JSON Schema / RegExp source). The RegExp forms below are built from these,
+ * so the OpenAPI document, the request parsers, the MCP tools and the response schemas share one text.
+ */
 export const SERVICE_ID_PATTERN = '^(svc|cand)_[A-Za-z0-9_-]+$';
-export const ServiceId = z.string().regex(new RegExp(SERVICE_ID_PATTERN));
+export const SERVICE_ID_RE = new RegExp(SERVICE_ID_PATTERN);
+export const ServiceId = z.string().regex(SERVICE_ID_RE);
+/** Longest service id accepted on input (ids are `svc_<slug>` or `cand_` + 20 hex chars). */
+export const SERVICE_ID_MAX = 200;
 
 export const REPORT_ID_PATTERN = '^(current|[0-9]{4}-[0-9]{2}-[0-9]{2})$';
-export const ReportId = z.string().regex(new RegExp(REPORT_ID_PATTERN));
+export const REPORT_ID_RE = new RegExp(REPORT_ID_PATTERN);
+export const ReportId = z.string().regex(REPORT_ID_RE);
 
-export const Tier = z.enum(['reviewed', 'discovered']);
-export const ServiceType = z.enum(['api_endpoint', 'task_marketplace', 'mcp_server']);
-export const NameSource = z.enum(['atlas', 'registry']);
-export const PriceSource = z.enum(['registry', 'operator']);
-export const NetworksSource = z.enum(['observed', 'registry', 'operator']);
-export const Freshness = z.enum(['fresh', 'stale', 'no_data']);
-export const CheckIntervalName = z.enum(['hourly', 'daily', 'weekly', 'monthly']);
-export const TermsChangeKind = z.enum(['price', 'network_added', 'network_removed', 'asset', 'pay_to', 'scheme', 'version', 'other']);
-export const PassRule = z.string(); // reviewed/1 | x402-mainnet/1 | mcp-reach/3 (versioned ids; open set)
-export const RunStatus = z.enum(['running', 'ok', 'partial', 'failed']);
-export const FeedbackKind = z.enum(['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other']);
-export const Outcome = z.enum(['success', 'failure', 'unknown']);
-export const FailureKind = z.enum(['no_response', 'payment_failed', 'bad_output', 'wrong_price', 'auth_required', 'rate_limited', 'other']);
-export const Scope = z.enum(['directory', 'index']);
-export const SortKey = z.enum(['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name']);
-export const RoadmapStatus = z.enum(['planned', 'in_progress', 'done']);
+/**
+ * Every closed set of values the contract publishes, each written once. The pipeline (ingest,
+ * compute, reports), publish and serve import these tuples (or the zod enums built from them) instead
+ * of repeating the literals, so a value added here reaches every schema, filter and report at once.
+ */
+export const SERVICE_TIERS = ['reviewed', 'discovered'] as const;
+export const SERVICE_TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
+export const NAME_SOURCES = ['atlas', 'registry'] as const;
+export const PRICE_SOURCES = ['registry', 'operator'] as const;
+export const NETWORKS_SOURCES = ['observed', 'registry', 'operator'] as const;
+export const FRESHNESS_VALUES = ['fresh', 'stale', 'no_data'] as const;
+/** Check interval names and their hours (docs/CONTRACTS.md: hourly 1, daily 24, weekly 168, monthly 720). */
+export const CHECK_INTERVAL_NAMES = ['hourly', 'daily', 'weekly', 'monthly'] as const;
+export const CHECK_INTERVAL_HOURS = { hourly: 1, daily: 24, weekly: 168, monthly: 720 } as const satisfies Record<
+  (typeof CHECK_INTERVAL_NAMES)[number],
+  number
+>;
+/** Kinds of an observed x402 payment-term change (a change can have several). */
+export const TERMS_CHANGE_KINDS = ['price', 'network_added', 'network_removed', 'asset', 'pay_to', 'scheme', 'version', 'other'] as const;
+/** Pass rules of scheduled checks (versioned ids; published with every check). */
+export const PASS_RULES = ['reviewed/1', 'x402-mainnet/1', 'mcp-reach/3'] as const;
+/** Kind of a check, by its pass rule: reviewed/1 → reviewed, x402-mainnet/1 → x402, mcp-reach/3 → mcp. */
+export const CHECK_KINDS = ['reviewed', 'x402', 'mcp'] as const;
+export const RUN_STATUSES = ['running', 'ok', 'partial', 'failed'] as const;
+/** The service's own scheduled jobs (GET /api/v1/status `jobs[].kind`). */
+export const JOB_KINDS = ['probe', 'compute', 'publish', 'docs', 'report'] as const;
+export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
+export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
+export const FAILURE_KINDS = [
+  'no_response',
+  'payment_failed',
+  'bad_output',
+  'wrong_price',
+  'auth_required',
+  'rate_limited',
+  'other',
+] as const;
+/** Moderation state of a received outcome report (the receipt always says pending_moderation). */
+export const OUTCOME_RECEIPT_STATUS = 'pending_moderation' as const;
+export const SCOPES = ['directory', 'index'] as const;
+export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;
+export const GROUPS = ['provider'] as const;
+export const ROADMAP_STATUSES = ['planned', 'in_progress', 'done'] as const;
 
-/** Rule ids published with results (spec 9.4). */
+export const Tier = z.enum(SERVICE_TIERS);
+export const ServiceType = z.enum(SERVICE_TYPES);
+export const NameSource = z.enum(NAME_SOURCES);
+export const PriceSource = z.enum(PRICE_SOURCES);
+export const NetworksSource = z.enum(NETWORKS_SOURCES);
+export const Freshness = z.enum(FRESHNESS_VALUES);
+export const CheckIntervalName = z.enum(CHECK_INTERVAL_NAMES);
+export const TermsChangeKind = z.enum(TERMS_CHANGE_KINDS);
+/** A pass rule id as published: an open set of versioned ids (today PASS_RULES), so a new rule version is not a breaking change. */
+export const PassRule = z.string();
+export const CheckKind = z.enum(CHECK_KINDS);
+export const RunStatus = z.enum(RUN_STATUSES);
+export const JobKind = z.enum(JOB_KINDS);
+export const FeedbackKind = z.enum(FEEDBACK_KINDS);
+export const Outcome = z.enum(OUTCOMES);
+export const FailureKind = z.enum(FAILURE_KINDS);
+export const Scope = z.enum(SCOPES);
+export const SortKey = z.enum(SORTS);
+export const RoadmapStatus = z.enum(ROADMAP_STATUSES);
+
+export type ServiceTier = z.infer<typeof Tier>;
+export type ServiceType = z.infer<typeof ServiceType>;
+export type TermsChangeKind = z.infer<typeof TermsChangeKind>;
+export type Freshness = z.infer<typeof Freshness>;
+export type PassRuleId = (typeof PASS_RULES)[number];
+export type CheckKind = z.infer<typeof CheckKind>;
+export type JobKind = z.infer<typeof JobKind>;
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/** A non-negative integer count. */
+export const Count = z.number().int().nonnegative();
+
+/** A strict object with one count per key of `keys` (e.g. services by type), in the order of `keys`. */
+export const countsBy = <K extends readonly [string, ...string[]]>(keys: K) =>
+  z.strictObject(Object.fromEntries(keys.map((k) => [k, Count])) as { [P in K[number]]: typeof Count });
+
+/** Rule ids published with results. */
 export const SCHEDULE_RULE = 'schedule/1' as const;
 export const LISTING_CRITERIA_RULE = 'listing-criteria/1' as const;
-/** `evidence.schedule_tier` is served until this day, then dropped (spec 9.5). */
+/**
+ * `evidence.schedule_tier` is served (with the value of `check_interval`) before this UTC day and
+ * dropped from it on; responses that carry it send `Deprecation` and `Sunset` headers.
+ */
 export const SCHEDULE_TIER_SUNSET = '2027-01-17' as const;
+/** SCHEDULE_TIER_SUNSET as an instant (00:00 UTC that day). */
+export const SCHEDULE_TIER_SUNSET_AT = new Date(`${SCHEDULE_TIER_SUNSET}T00:00:00Z`);

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { ReportBodySchema } from '../../pipeline/reports/schema.ts';
 import { ChangeList, ChangeRecord } from './changes.ts';
 import { CriterionResult, DirectoryResult } from './directory.ts';
 import { ErrorBody } from './error.ts';
@@ -10,7 +9,7 @@ import { IndexRecord, IndexSearch } from './index-record.ts';
 import { Manifest } from './manifest.ts';
 import { Notes } from './notes.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
-import { Report, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
+import { Report, ReportBody, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
 import { Roadmap, RoadmapItem } from './roadmap.ts';
 import { RunRecord } from './runs.ts';
 import { CheckRecord, Claim, DailyChecks, IntervalChange, OperationInfo, RegistryText, ServiceDetail } from './service-detail.ts';
@@ -75,11 +74,11 @@ export const PARTS = {
   FieldEntry,
   KeyLimits,
   /**
-   * The body of a weekly report (pipeline/reports owns it). `Report.report` stays an open object in
-   * the contract — a frozen snapshot is served as frozen even if later reports gain members — and
-   * this schema documents its members (OpenAPI component and field dictionary).
+   * The body of a weekly report (computed by pipeline/reports). `Report.report` stays an open object
+   * — a frozen snapshot is served as frozen even if later reports gain members — and this schema
+   * documents its members (OpenAPI component and field dictionary).
    */
-  ReportBody: ReportBodySchema,
+  ReportBody,
 } as const satisfies Record<string, z.ZodType>;
 
 /** Internal shapes of the published tree (not API responses; documented for static hosts). */

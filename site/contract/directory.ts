@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { DateTime } from './common.ts';
 
-/** Criterion ids of listing-criteria/1 (DESIGN.md; computed by pipeline/compute). */
-export const CriterionId = z.enum(['checks_30d', 'fresh', 'pass_rate', 'listed', 'mainnet_offer', 'listing_active']);
+/** Criterion ids of listing-criteria/1, in order (computed by pipeline/compute; docs/notes/compute.md). */
+export const CRITERION_IDS = ['checks_30d', 'fresh', 'pass_rate', 'listed', 'mainnet_offer', 'listing_active'] as const;
+export const CriterionId = z.enum(CRITERION_IDS);
+export type CriterionId = z.infer<typeof CriterionId>;
 
 const Scalar = z.union([z.number(), z.string(), z.boolean()]).nullable();
 /** A criterion's value: a scalar, or a flat object of scalars (e.g. `{listed, mcp_status}`). */

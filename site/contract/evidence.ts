@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CheckIntervalName, DateTime, Freshness, PassRule } from './common.ts';
 
-/** evidence.last_check (spec 2.3 leaves its members open; these are ours). */
+/** evidence.last_check: the latest check of any operation (members are our choice). */
 export const LastCheck = z.strictObject({
   checked_at: DateTime,
   operation: z.string(),
@@ -13,7 +13,7 @@ export const LastCheck = z.strictObject({
 });
 export type LastCheck = z.infer<typeof LastCheck>;
 
-/** Spec 2.3. `schedule_tier` is optional: it is dropped after 2027-01-17 (spec 9.5). */
+/** Evidence measured by Atlas. `schedule_tier` is optional: it is dropped from SCHEDULE_TIER_SUNSET on (common.ts). */
 export const Evidence = z.strictObject({
   operations: z.number().int().nonnegative(),
   check_interval_hours: z.number().positive(),

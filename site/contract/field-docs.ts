@@ -1,5 +1,6 @@
 import type { FieldEntry } from './fields.ts';
-import { NEEDS_REVIEW_RULE } from '../../pipeline/docs/review-rule.ts';
+import { NEEDS_REVIEW_RULE } from './changes.ts';
+import { SCHEDULE_TIER_SUNSET } from './common.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
 
@@ -30,7 +31,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   '*.generated_at': d('atlas', 'When this body was computed (UTC, ISO-8601).', 'date-time'),
 
-  // ServiceList (spec 2.1)
+  // ServiceList (GET /api/v1/services)
   'ServiceList.notes': d(
     'constant',
     'Explanatory texts keyed by topic (tier, evidence windows, pass rules, freshness, directory, name sources, networks, tags, prices).',
@@ -59,7 +60,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'QueryEcho.offset': d('request', 'Offset in force (default 0).', 'services'),
   'QueryEcho.filters': d('request', 'The other effective filters by parameter name, normalized (booleans and numbers parsed).'),
 
-  // ServiceSummary (spec 2.2)
+  // ServiceSummary (one service in a list)
   'ServiceSummary.id': d(
     'atlas',
     'Service identifier: svc_<slug> for reviewed services, cand_<20 hex> (hash of protocol, method/name and URL) for discovered ones; stable across runs.',
@@ -113,7 +114,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'computed',
     `True when at least one offered network is a known mainnet; false when networks are known but none is a known mainnet (unknown ids never count as mainnet); null when no network is known. The mainnet filter: ${MAINNET_FILTER_RULE}.`,
   ),
-  'ServiceSummary.evidence': d('measured', "Atlas's own measurements of the scheduled checks (spec 2.3).", null, W30),
+  'ServiceSummary.evidence': d('measured', "Atlas's own measurements of the scheduled checks.", null, W30),
   'ServiceSummary.registry_usage': d(
     'registry',
     'Usage figures reported by the registry, not measured by Atlas; null when the registry gives none.',
@@ -121,7 +122,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'ServiceSummary.registry_listing': d('registry', 'How the registry lists the service; null for reviewed services.'),
   'ServiceSummary.payment_terms': d(
     'measured',
-    'Changes of the observed x402 payment terms (spec 2.4); null when no valid payment request was observed.',
+    'Changes of the observed x402 payment terms; null when no valid payment request was observed.',
     null,
     W90,
   ),
@@ -129,7 +130,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Links.page': d('atlas', 'Path of the HTML page: /services/<id>.'),
   'Links.api': d('atlas', 'Path of the single-service object: /api/v1/services/<id>.'),
 
-  // evidence (spec 2.3)
+  // evidence
   'Evidence.operations': d('atlas', 'Number of separately monitored operations (an API call, its documentation page).', 'operations'),
   'Evidence.check_interval_hours': d(
     'computed',
@@ -140,7 +141,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Evidence.check_interval_rule': d('constant', 'Identifier of the published rule that set the interval (schedule/1).'),
   'Evidence.schedule_tier': d(
     'computed',
-    'Deprecated old name of check_interval, same value; served until 2027-01-17 (Deprecation and Sunset headers).',
+    `Deprecated old name of check_interval, same value; served until ${SCHEDULE_TIER_SUNSET} (Deprecation and Sunset headers).`,
   ),
   'Evidence.monitoring_since': d(
     'atlas',
@@ -174,7 +175,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'LastCheck.latency_ms': d('measured', 'Time to the end of the response body (or abort); null when no response.', 'milliseconds'),
   'LastCheck.rule': d('constant', 'Pass rule id applied (reviewed/1, x402-mainnet/1, mcp-reach/3).'),
 
-  // payment_terms (spec 2.4)
+  // payment_terms
   'PaymentTerms.current_since': d('measured', 'When the current terms were first seen.', 'date-time'),
   'PaymentTerms.changes_30d': d('measured', 'Times a valid payment request differed from the previous valid one.', 'changes', W30),
   'PaymentTerms.changes_90d': d('measured', 'Same as changes_30d over 90 days.', 'changes', W90),

@@ -6,7 +6,7 @@ import { ServiceSummary } from './summary.ts';
  * Internal (not an API response): one element of `index/summaries.json` in a generation. Serve
  * loads the array into memory and filters / sorts / pages it; everything it needs is here.
  *
- * Freshness is a function of time (DESIGN.md): serve recomputes `summary.evidence.freshness` from
+ * Freshness is a function of time (docs/notes/serve.md): serve recomputes `summary.evidence.freshness` from
  * `search.last_check_at` + `search.check_interval_hours` against its own clock, and membership as
  * `search.criteria_except_fresh && freshness === 'fresh'`. `in_directory` is the value at publish.
  */

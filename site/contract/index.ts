@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './requests.ts';
 export * from './evidence.ts';
 export * from './payment-terms.ts';
 export * from './summary.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `notes` of a ServiceList: an object of strings keyed by topic (DESIGN.md: the schema's form, never
+ * `notes` of a ServiceList: an object of strings keyed by topic (our published choice: never
  * an array). The texts are fixed per release; serve sends `NOTES` as is.
  */
 export const Notes = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, REPORT_ID_PATTERN, SERVICE_ID_PATTERN } from './common.ts';
+import { API_VERSION, REPORT_ID_PATTERN, SCHEDULE_TIER_SUNSET, SERVICE_ID_PATTERN } from './common.ts';
 import { COMPONENTS, INHERITS } from './components.ts';
 import { fieldDoc } from './field-docs.ts';
 import {
@@ -12,7 +12,7 @@ import {
 } from './requests.ts';
 
 /**
- * The OpenAPI 3.1 document of the public API (spec section 4, 5, 7), generated from the contract
+ * The OpenAPI 3.1 document of the public API (operations, responses and errors), generated from the contract
  * schemas with zod 4's `z.toJSONSchema` (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
  * Member descriptions come from the field dictionary table; parameters from requests.ts's tables.
  * Served by `atlas serve` at /openapi.json and written by publish as `openapi.json`.
@@ -84,7 +84,7 @@ function paths(): Json {
   const changesParams = CHANGES_QUERY_PARAMS.map((p) => parameter(p));
   const deprecation = {
     Deprecation: { description: 'Sent while evidence.schedule_tier (old name of check_interval) is served.', schema: { type: 'string' } },
-    Sunset: { description: 'Day after which evidence.schedule_tier is dropped (2027-01-17).', schema: { type: 'string' } },
+    Sunset: { description: `Day from which evidence.schedule_tier is dropped (${SCHEDULE_TIER_SUNSET}).`, schema: { type: 'string' } },
   };
   return {
     '/api/v1/services': {

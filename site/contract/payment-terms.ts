@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, TermsChangeKind } from './common.ts';
 
-/** Spec 2.4: summary of observed x402 payment terms (discovered services; null otherwise). */
+/** Summary of observed x402 payment terms (discovered services; null otherwise). */
 export const PaymentTerms = z.strictObject({
   current_since: DateTime,
   changes_30d: z.number().int().nonnegative(),

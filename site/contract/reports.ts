@@ -1,14 +1,121 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime, Day } from './common.ts';
+import {
+  ApiStatus,
+  CHECK_INTERVAL_NAMES,
+  CHECK_KINDS,
+  DateTime,
+  Day,
+  FEEDBACK_KINDS,
+  OUTCOMES,
+  SERVICE_TIERS,
+  SERVICE_TYPES,
+  TERMS_CHANGE_KINDS,
+} from './common.ts';
 
-/** A correction published alongside a frozen report; it never changes the report's figures. */
+/** Longest correction note (`atlas report correct --note`). */
+export const CORRECTION_NOTE_MAX = 1000;
+
+/**
+ * A correction published alongside a frozen report; it never changes the report's figures.
+ * `figures` maps a dotted path of a figure in the report body to its corrected value (a JSON scalar).
+ * pipeline/reports validates a new correction with this schema before storing it.
+ */
 export const ReportCorrection = z.strictObject({
   seq: z.number().int().positive(),
   corrected_at: DateTime,
-  note: z.string(),
-  figures: z.record(z.string(), z.unknown()),
+  note: z.string().min(1).max(CORRECTION_NOTE_MAX),
+  figures: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
 });
 export type ReportCorrection = z.infer<typeof ReportCorrection>;
+
+const count = z.number().int().min(0);
+const rate = z.number().min(0).max(1).nullable();
+
+/**
+ * Counts keyed by each value of a closed set. Not strict: a frozen body keeps the keys it was frozen
+ * with, and later reports may count values added to the set since.
+ */
+const record = <K extends readonly [string, ...string[]]>(keys: K) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, count])) as { [P in K[number]]: typeof count });
+
+/** Checks of one kind (or all kinds) for slots in the week. */
+export const ReportKindChecks = z.object({
+  ran: count.describe('scheduled checks of this kind that ran for slots in the week'),
+  passed: count.describe('of those, checks that passed their pass rule'),
+  missed: count.describe('scheduled checks that did not run (expected minus ran per operation, never below 0); never counted as failures'),
+  pass_rate: rate.describe('passed divided by ran; null when none ran'),
+});
+export type ReportKindChecks = z.infer<typeof ReportKindChecks>;
+
+/**
+ * The body of a weekly report (`Report.report`), computed by pipeline/reports. It is stored once when
+ * the week is frozen and served byte-for-byte; corrections are returned alongside and never change it.
+ * Objects are not strict, for the same reason `Report.report` is an open object: a frozen snapshot is
+ * served as frozen even if later reports gain members. Members are documented by their `.describe()`
+ * texts and report-field-docs.ts.
+ */
+export const ReportBody = z.object({
+  week: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('the Monday (UTC) that starts the week'),
+  week_start: z.string().describe('Monday 00:00 UTC'),
+  week_end: z.string().describe('next Monday 00:00 UTC (exclusive)'),
+  figures_until: z
+    .string()
+    .describe('the figures count events before this time: week_end for a frozen report, the computation time for current'),
+  provisional: z.boolean().describe('true for the week-to-date figures of `current`'),
+  services: z.object({
+    tracked: count.describe('services tracked by Atlas at figures_until (created before it)'),
+    by_tier: record(SERVICE_TIERS),
+    by_type: record(SERVICE_TYPES),
+    by_tier_type: z.object({ reviewed: record(SERVICE_TYPES), discovered: record(SERVICE_TYPES) }),
+  }),
+  directory: z.object({
+    size: count.describe('services in the directory at figures_until (latest evaluation of each service before it)'),
+    evaluated: count.describe('services with at least one directory evaluation before figures_until'),
+  }),
+  checks: z.object({
+    total: ReportKindChecks,
+    by_kind: z.object(
+      Object.fromEntries(CHECK_KINDS.map((k) => [k, ReportKindChecks])) as {
+        [P in (typeof CHECK_KINDS)[number]]: typeof ReportKindChecks;
+      },
+    ),
+  }),
+  listing: z.object({
+    added: count.describe('services Atlas started tracking in the week'),
+    added_by_tier: record(SERVICE_TIERS),
+    delisted: count.describe('registry delisting events in the week'),
+    relisted: count.describe('registry relisting events in the week (listed again after a delisting)'),
+  }),
+  interval_changes: z.object({
+    total: count.describe('check interval changes in the week (rule schedule/1), first intervals excluded'),
+    by_new_interval: record(CHECK_INTERVAL_NAMES),
+  }),
+  payment_terms: z.object({
+    changes: count.describe('observed x402 payment-term changes in the week (a valid request differing from the previous valid one)'),
+    services: count.describe('services with at least one change'),
+    by_kind: record(TERMS_CHANGE_KINDS).describe('a change can have several kinds'),
+  }),
+  documentation: z.object({
+    changes: count.describe('documentation changes detected in the week'),
+    needs_review: count.describe('of those, changes touching what the listing states'),
+    services: count.describe('reviewed services with at least one change'),
+  }),
+  outcome_reports: z.object({
+    note: z.string(),
+    received: count,
+    by_outcome: record(OUTCOMES),
+    by_moderation: z.record(z.string(), count),
+  }),
+  feedback: z.object({
+    received: count,
+    by_kind: record(FEEDBACK_KINDS),
+  }),
+  notes: z.record(z.string(), z.string()).describe('explanatory texts keyed by topic, frozen with the figures'),
+});
+export type ReportBody = z.infer<typeof ReportBody>;
 
 /** An entry of GET /api/v1/reports (newest first). */
 export const ReportListItem = z.strictObject({

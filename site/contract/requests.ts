@@ -1,31 +1,42 @@
 import { z } from 'zod';
+import {
+  FAILURE_KINDS,
+  FEEDBACK_KINDS,
+  GROUPS,
+  OUTCOMES,
+  REPORT_ID_RE,
+  SCOPES,
+  SERVICE_ID_MAX,
+  SERVICE_ID_PATTERN,
+  SERVICE_ID_RE,
+  SERVICE_TIERS,
+  SERVICE_TYPES,
+  SORTS,
+} from './common.ts';
 
 /**
- * Request bodies and query parameters of the public API (spec 2.5, 4.1, 4.2, 8), with every bound.
+ * Request bodies and query parameters of the public API (GET /api/v1/services, GET /api/v1/changes and
+ * the write bodies), with every bound.
  *
  * Two views of the same parameters:
  * - `*_PARAMS` tables: name, type, bounds and meaning — the single source for the OpenAPI parameter
  *   list and the field dictionary (plain data, no transforms, so JSON Schema generation is trivial).
  * - `*QuerySchema`: zod schemas that parse the raw query strings of an HTTP request (or the plain
- *   values an MCP tool receives, after `String()`) into typed values. Built from the tables, so the
+ *   values an MCP tool receives, written as plain decimals by `normalizeRawQuery`) into typed values. Built from the tables, so the
  *   two cannot drift.
  *
- * Query conventions (our published choices where the spec is silent):
+ * Query conventions (our published choices):
  * - An empty value (`?tier=`) is the same as an absent parameter (HTML forms send empty fields).
  * - Booleans are `true`/`false` (also `1`/`0`); integers are decimal digits only; numbers are plain
- *   decimals (no exponent, hex, NaN or Infinity).
+ *   decimals (no exponent, hex, NaN or Infinity) with at most 15 integer and 30 fraction digits.
  * - Unknown parameters and repeated parameters are rejected (400 naming the parameter), so a typo
  *   never silently widens a search.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Shared patterns and limits (spec 8)
+// Shared patterns and limits (ids, enums: common.ts)
 
-export const SERVICE_ID_PATTERN = /^(svc|cand)_[A-Za-z0-9_-]+$/;
-export const REPORT_ID_PATTERN = /^(current|[0-9]{4}-[0-9]{2}-[0-9]{2})$/;
 export const TAG_PATTERN = /^[a-z0-9-]{1,32}$/;
-/** Longest service id we accept on input (ids are `svc_<slug>` or `cand_` + 20 hex chars). */
-export const SERVICE_ID_MAX = 200;
 
 export const REQUEST_LIMITS = {
   q: 100,
@@ -45,23 +56,6 @@ export const REQUEST_LIMITS = {
   outcomeTaskCategory: 60,
   outcomeIdempotencyKey: 100,
 } as const;
-
-export const TIERS = ['reviewed', 'discovered'] as const;
-export const SERVICE_TYPES = ['api_endpoint', 'task_marketplace', 'mcp_server'] as const;
-export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;
-export const SCOPES = ['directory', 'index'] as const;
-export const GROUPS = ['provider'] as const;
-export const OUTCOMES = ['success', 'failure', 'unknown'] as const;
-export const FAILURE_KINDS = [
-  'no_response',
-  'payment_failed',
-  'bad_output',
-  'wrong_price',
-  'auth_required',
-  'rate_limited',
-  'other',
-] as const;
-export const FEEDBACK_KINDS = ['missing_service', 'missing_metric', 'feature_request', 'wrong_data', 'unclear_docs', 'other'] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Parameter tables
@@ -84,7 +78,7 @@ export const MAINNET_FILTER_RULE =
 export const PROVIDER_FILTER_RULE =
   'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
 
-/** Spec 4.1 — GET /api/v1/services, all optional. */
+/** GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
   {
     name: 'q',
@@ -92,7 +86,7 @@ export const SERVICES_QUERY_PARAMS = [
     maxLength: REQUEST_LIMITS.q,
     description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)',
   },
-  { name: 'tier', type: 'string', enum: TIERS, description: 'filter by origin' },
+  { name: 'tier', type: 'string', enum: SERVICE_TIERS, description: 'filter by origin' },
   { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
   { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
   { name: 'network', type: 'string', maxLength: 100, description: `payment network: ${NETWORK_FILTER_RULE}` },
@@ -143,7 +137,7 @@ export const SERVICES_QUERY_PARAMS = [
   },
 ] as const satisfies readonly ParamSpec[];
 
-/** Spec 4.2 — GET /api/v1/changes, all optional. */
+/** GET /api/v1/changes, all optional. */
 export const CHANGES_QUERY_PARAMS = [
   {
     name: 'days',
@@ -157,7 +151,7 @@ export const CHANGES_QUERY_PARAMS = [
     name: 'service_id',
     type: 'string',
     maxLength: SERVICE_ID_MAX,
-    pattern: SERVICE_ID_PATTERN.source,
+    pattern: SERVICE_ID_PATTERN,
     description: 'limit to one reviewed service',
   },
   { name: 'needs_review', type: 'boolean', description: 'only changes whose listing may need updating' },
@@ -167,7 +161,11 @@ export const CHANGES_QUERY_PARAMS = [
 // From a table to a zod schema over raw strings
 
 const INT_RE = /^\d{1,15}$/;
-const NUM_RE = /^\d{1,15}(\.\d{1,15})?$|^\.\d{1,15}$/;
+/**
+ * Fraction digits reach 30 so every price a JSON number can state down to 1e-30 is accepted once it is
+ * written out as a plain decimal (an MCP argument of 5e-7 arrives as "0.0000005").
+ */
+const NUM_RE = /^\d{1,15}(\.\d{1,30})?$|^\.\d{1,30}$/;
 const BOOL: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 function fieldSchema(p: ParamSpec): z.ZodType<unknown, string> {
@@ -253,15 +251,35 @@ export function normalizeRawQuery(
       value = nonEmpty[0];
     }
     if (value === undefined || value === null || value === '') continue;
-    if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
+    if (typeof value === 'number') value = plainDecimal(value);
+    else if (typeof value === 'boolean') value = String(value);
     if (typeof value !== 'string') return { ok: false, param: name, message: `parameter ${name} must be a single value` };
     out[name] = value;
   }
   return { ok: true, value: out };
 }
 
+/**
+ * A number as a plain decimal string, exactly as JavaScript prints it but without an exponent:
+ * 5e-7 → "0.0000005", 1e21 → "1000000000000000000000". `String()` switches to exponent notation
+ * below 1e-6 and from 1e21, which the query grammar (plain decimals only) rejects, so an MCP tool
+ * call with max_price_usd 0.0000005 would fail where the same HTTP query passes. Non-finite
+ * numbers are returned as `String()` writes them (and rejected by the grammar).
+ */
+export function plainDecimal(n: number): string {
+  const s = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const [, sign, int, frac = '', exp] = m;
+  const digits = `${int}${frac}`;
+  const point = int!.length + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 // ---------------------------------------------------------------------------------------------
-// Request bodies (spec 2.5; unknown members are rejected so a misspelt field is never dropped)
+// Request bodies (unknown members are rejected so a misspelt field is never dropped)
 
 /** Date-time with an explicit offset (RFC 3339). */
 const DateTime = z.iso.datetime({ offset: true });
@@ -278,7 +296,7 @@ export const OutcomeReportSchema = z.strictObject({
   /** Obtained from the single-service read with a key; valid 7 days. */
   referral_id: z.string().min(1).max(512).optional(),
   /** Used when there is no referral. */
-  service_id: z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN, `must match ${SERVICE_ID_PATTERN.source}`).optional(),
+  service_id: z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_RE, `must match ${SERVICE_ID_PATTERN}`).optional(),
   failure_kind: z.enum(FAILURE_KINDS).optional(),
   operation: z.string().max(REQUEST_LIMITS.outcomeOperation).optional(),
   task_category: z.string().max(REQUEST_LIMITS.outcomeTaskCategory).optional(),
@@ -297,5 +315,5 @@ export const FeedbackRequestSchema = z.strictObject({
 export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>;
 
 /** Path parameters (a malformed id is answered like an unknown one: 404). */
-export const ServiceIdSchema = z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_PATTERN);
-export const ReportIdSchema = z.string().regex(REPORT_ID_PATTERN);
+export const ServiceIdSchema = z.string().max(SERVICE_ID_MAX).regex(SERVICE_ID_RE);
+export const ReportIdSchema = z.string().regex(REPORT_ID_RE);

@@ -16,6 +16,6 @@ export const RoadmapFile = z.strictObject({
 });
 export type RoadmapFile = z.infer<typeof RoadmapFile>;
 
-/** GET /api/v1/roadmap (spec 2.5): planned, not promised, no dates. */
+/** GET /api/v1/roadmap: planned, not promised, no dates. */
 export const Roadmap = RoadmapFile.extend({ api_status: ApiStatus });
 export type Roadmap = z.infer<typeof Roadmap>;

@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime } from './common.ts';
-
-const count = z.number().int().nonnegative();
+import { ApiStatus, CHECK_KINDS, Count as count, countsBy, DateTime, SERVICE_TIERS, SERVICE_TYPES } from './common.ts';
 
 /** Counts of checks by kind (each kind has its own pass rule: reviewed/1, x402-mainnet/1, mcp-reach/3). */
-export const KindCounts = z.strictObject({ reviewed: count, x402: count, mcp: count });
+export const KindCounts = countsBy(CHECK_KINDS);
 
 /**
- * GET /api/v1/stats (spec 2.5): totals, and checks in the last 24 hours overall and by kind.
- * Checks that did not run are not counted. Mirrors `computeStats` (pipeline/compute/stats.ts) plus
- * `api_status`; publish validates the combination.
+ * GET /api/v1/stats: totals, and checks in the last 24 hours overall and by kind.
+ * Checks that did not run are not counted. `computeStats` (pipeline/compute/stats.ts) returns
+ * `StatsFigures` (everything but `api_status`); publish adds `api_status` and validates the whole.
  */
 export const Stats = z.strictObject({
   api_status: ApiStatus,
@@ -17,8 +15,8 @@ export const Stats = z.strictObject({
   totals: z.strictObject({
     services: count,
     in_directory: count,
-    by_tier: z.strictObject({ reviewed: count, discovered: count }),
-    by_type: z.strictObject({ api_endpoint: count, mcp_server: count, task_marketplace: count }),
+    by_tier: countsBy(SERVICE_TIERS),
+    by_type: countsBy(SERVICE_TYPES),
   }),
   checks_24h: count,
   passed_24h: count,
@@ -27,3 +25,7 @@ export const Stats = z.strictObject({
   windows: z.strictObject({ checks: z.literal('24h') }),
 });
 export type Stats = z.infer<typeof Stats>;
+
+/** Stats without `api_status`: what compute returns and publish wraps. */
+export const StatsFigures = Stats.omit({ api_status: true });
+export type StatsFigures = z.infer<typeof StatsFigures>;

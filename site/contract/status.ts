@@ -1,24 +1,24 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime } from './common.ts';
+import { ApiStatus, Count as count, DateTime, JobKind } from './common.ts';
 import { RunRecord } from './runs.ts';
-
-const count = z.number().int().nonnegative();
 
 /** Scheduled / ran / missed slots of one job in one window. */
 export const WindowFigures = z.strictObject({ scheduled: count, ran: count, missed: count });
 
 /** One scheduled job of the service itself (probe, compute, publish, docs, report). */
 export const JobStatus = z.strictObject({
-  kind: z.string(),
+  kind: JobKind,
   every_hours: z.number().int().positive(),
   windows: z.strictObject({ '24h': WindowFigures, '7d': WindowFigures, '30d': WindowFigures }),
   latest: RunRecord.nullable(),
 });
 export type JobStatus = z.infer<typeof JobStatus>;
+export type WindowFigures = z.infer<typeof WindowFigures>;
 
 /**
  * GET /api/v1/status: the service's own scheduled runs, missed runs and evidence freshness, with
- * windows (spec 4). Mirrors `computeStatus` (pipeline/compute/status.ts) plus `api_status`.
+ * windows. `computeStatus` (pipeline/compute/status.ts) returns `StatusFigures` (everything but
+ * `api_status`); publish adds `api_status` and validates the whole.
  */
 export const Status = z.strictObject({
   api_status: ApiStatus,
@@ -29,3 +29,7 @@ export const Status = z.strictObject({
   evidence_freshness: z.strictObject({ fresh: count, stale: count, no_data: count, total: count }),
 });
 export type Status = z.infer<typeof Status>;
+
+/** Status without `api_status`: what compute returns and publish wraps. */
+export const StatusFigures = Status.omit({ api_status: true });
+export type StatusFigures = z.infer<typeof StatusFigures>;

@@ -3,7 +3,7 @@ import { DateTime, NameSource, NetworksSource, PriceSource, ServiceId, ServiceTy
 import { Evidence } from './evidence.ts';
 import { PaymentTerms } from './payment-terms.ts';
 
-/** Figures reported by a registry, never measured by Atlas (spec 2.2 leaves members open). */
+/** Figures reported by a registry, never measured by Atlas (members are our choice). */
 export const RegistryUsage = z.strictObject({
   registry: z.string().nullable(),
   calls_30d: z.number().int().nonnegative().nullable(),
@@ -32,7 +32,7 @@ export const Links = z.strictObject({
   api: z.string(),
 });
 
-/** Spec 2.2, every member. */
+/** One service as listed by GET /api/v1/services (every member also in the single-service object). */
 export const ServiceSummary = z.strictObject({
   id: ServiceId,
   tier: Tier,

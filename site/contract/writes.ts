@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime, FeedbackKind, Outcome } from './common.ts';
+import { ApiStatus, DateTime, FeedbackKind, Outcome, OUTCOME_RECEIPT_STATUS } from './common.ts';
 
-/** Rate limits stated with a new key (DESIGN.md numbers; config `serve.rateLimits`). */
+/** Rate limits stated with a new key (the settings in config `serve.rateLimits`). */
 export const KeyLimits = z.strictObject({
   anonymous_requests_per_minute: z.number().int().positive(),
   keyed_requests_per_minute: z.number().int().positive(),
@@ -29,7 +29,7 @@ export type KeyCreated = z.infer<typeof KeyCreated>;
 export const OutcomeReceipt = z.strictObject({
   api_status: ApiStatus,
   id: z.string(),
-  status: z.literal('pending_moderation'),
+  status: z.literal(OUTCOME_RECEIPT_STATUS),
   received_at: DateTime,
   idempotency_key: z.string(),
   service_id: z.string().nullable(),
@@ -39,7 +39,7 @@ export const OutcomeReceipt = z.strictObject({
 });
 export type OutcomeReceipt = z.infer<typeof OutcomeReceipt>;
 
-/** 201 of POST /api/v1/feedback (spec 2.5: id, received_at, kind, message). */
+/** 201 of POST /api/v1/feedback: id, received_at, kind, message. */
 export const FeedbackReceipt = z.strictObject({
   api_status: ApiStatus,
   id: z.string(),

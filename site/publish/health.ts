@@ -27,7 +27,7 @@ export async function writeHealth(
   const runs: RunRecord[] = rows.map((r) => ({
     id: String(r.id),
     kind: String(r.kind),
-    status: String(r.status),
+    status: String(r.status) as RunRecord['status'],
     scheduled_at: dbTimeToIso(r.scheduled_at),
     started_at: dbTimeToIso(r.started_at) ?? String(r.started_at),
     finished_at: dbTimeToIso(r.finished_at),

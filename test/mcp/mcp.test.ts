@@ -6,8 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../pipeline/core/config.ts';
 import { listChanges, recordDocumentation } from '../../pipeline/docs/index.ts';
 import { currentReport, freezeDueReports, getReport } from '../../pipeline/reports/index.ts';
+import type { z } from 'zod';
 import { TOOLS } from '../../serve/mcp/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
+import {
+  ChangeList,
+  FeedbackReceipt,
+  Fields,
+  Health,
+  KeyCreated,
+  OutcomeReceipt,
+  Report,
+  ReportList,
+  Roadmap,
+  ServiceDetail,
+  ServiceList,
+  Stats,
+  Status,
+} from '../../site/contract/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../helpers/context.ts';
 import { writeGeneration } from '../serve/fixture.ts';
 
@@ -115,6 +131,7 @@ describe('MCP endpoint /mcp', () => {
         [
           'create_key',
           'get_fields',
+          'get_health',
           'get_report',
           'get_roadmap',
           'get_service',
@@ -127,7 +144,7 @@ describe('MCP endpoint /mcp', () => {
           'send_feedback',
         ].sort(),
       );
-      expect(TOOLS).toHaveLength(12);
+      expect(TOOLS).toHaveLength(13);
       const search = tools.find((t) => t.name === 'search_services')!;
       const props = Object.keys(search.inputSchema.properties ?? {});
       for (const p of [
@@ -294,6 +311,93 @@ describe('MCP endpoint /mcp', () => {
         expect((invalid.structuredContent as { error: string }).error).toBe('invalid_input');
       }, headers);
     }
+  });
+
+  it('every tool declares an output schema, and its structured result validates against the contract schema', async () => {
+    // The contract schema of each tool's result, written here independently of serve/mcp.
+    const CONTRACT: Record<string, z.ZodObject> = {
+      search_services: ServiceList,
+      get_service: ServiceDetail,
+      get_stats: Stats,
+      get_status: Status,
+      get_health: Health,
+      list_reports: ReportList,
+      get_report: Report,
+      list_changes: ChangeList,
+      get_roadmap: Roadmap,
+      get_fields: Fields,
+      create_key: KeyCreated,
+      send_feedback: FeedbackReceipt,
+      report_outcome: OutcomeReceipt,
+    };
+    const key = await withClient(async (c) => {
+      const { tools } = await c.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(CONTRACT).sort());
+      for (const t of tools) {
+        const out = t.outputSchema as { type?: string; properties?: Record<string, unknown> } | undefined;
+        expect(out?.type, t.name).toBe('object');
+        // Every member of the contract body, plus the MCP-only marking of untrusted text.
+        expect(Object.keys(out?.properties ?? {}).sort(), t.name).toEqual(
+          [...Object.keys(CONTRACT[t.name]!.shape), '_untrusted_fields'].sort(),
+        );
+      }
+      return (plain(await call(c, 'create_key', { label: 'output schemas' })) as { key: string }).key;
+    });
+    await withClient(
+      async (c) => {
+        await c.listTools(); // the client validates structuredContent against the listed output schemas
+        const detail = await call(c, 'get_service', { id: 'svc_weather' });
+        const referral = (detail.structuredContent as { referral_id: string }).referral_id;
+        const calls: Array<[string, Record<string, unknown>]> = [
+          ['search_services', { scope: 'index', sort: 'name' }],
+          ['search_services', { q: 'nothing-matches-this' }],
+          ['get_service', { id: 'cand_00000000000000000001' }],
+          ['get_stats', {}],
+          ['get_status', {}],
+          ['get_health', {}],
+          ['list_reports', {}],
+          ['get_report', { id: WEEK }],
+          ['get_report', { id: 'current' }],
+          ['list_changes', { days: 90 }],
+          ['get_roadmap', {}],
+          ['get_fields', {}],
+          ['create_key', {}],
+          ['send_feedback', { kind: 'other', note: 'output schemas' }],
+          ['report_outcome', { outcome: 'success', idempotency_key: 'out-1', referral_id: referral }],
+        ];
+        const results: Array<[string, CallToolResult]> = [['get_service', detail]];
+        for (const [tool, args] of calls) results.push([tool, await call(c, tool, args)]);
+        for (const [tool, r] of results) {
+          const body = plain(r);
+          const parsed = CONTRACT[tool]!.safeParse(body);
+          expect(parsed.success, `${tool}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+        }
+        const untrusted = results.find(([t]) => t === 'search_services')![1].structuredContent as Record<string, unknown>;
+        expect(untrusted._untrusted_fields).toBeDefined();
+      },
+      { Authorization: `Bearer ${key}` },
+    );
+  });
+
+  it('get_health answers what GET /healthz answers', async () => {
+    await withClient(async (c) => {
+      const health = plain(await call(c, 'get_health'));
+      expect(health).toEqual(await http('/healthz'));
+      expect(Health.parse(health).served_at).toBe(NOW);
+    });
+  });
+
+  it('accepts number arguments below 1e-6 (written as plain decimals, as over HTTP)', async () => {
+    await withClient(async (c) => {
+      const tiny = await call(c, 'search_services', { scope: 'index', max_price_usd: 0.0000005, min_pass_rate: 1e-7 });
+      expect(tiny.isError, JSON.stringify(tiny.content)).toBeFalsy();
+      expect(plain(tiny)).toEqual(await http('/api/v1/services?scope=index&max_price_usd=0.0000005&min_pass_rate=0.0000001'));
+      const echo = (plain(tiny) as { query: { filters: Record<string, number> } }).query.filters;
+      expect(echo).toMatchObject({ max_price_usd: 0.0000005, min_pass_rate: 1e-7 });
+      // 0.1 + 0.2 is 0.30000000000000004: more than 15 fraction digits, still a plain decimal.
+      const sum = await call(c, 'search_services', { scope: 'index', min_pass_rate: 0.1 + 0.2 });
+      expect(sum.isError, JSON.stringify(sum.content)).toBeFalsy();
+    });
   });
 
   it('answers GET with 405 (stateless), refuses oversized bodies, carries X-API-Status', async () => {

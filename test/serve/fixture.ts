@@ -1,8 +1,12 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexRecord } from '../../site/contract/index-record.ts';
-import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { ChangeRecord } from '../../site/contract/changes.ts';
+import { SERVICE_TIERS, SERVICE_TYPES, type ServiceTier, type ServiceType } from '../../site/contract/common.ts';
+import type { IndexRecord } from '../../site/contract/index-record.ts';
+import { ReportList } from '../../site/contract/reports.ts';
+import type { ServiceDetail } from '../../site/contract/service-detail.ts';
+import { Stats } from '../../site/contract/stats.ts';
+import { Status } from '../../site/contract/status.ts';
 
 /**
  * A small published tree for serve tests and the bench, written the way CONTRACTS.md "Published
@@ -14,8 +18,8 @@ const DAY = 86_400_000;
 
 export interface ServiceSpec {
   id: string;
-  tier?: 'reviewed' | 'discovered';
-  type?: 'api_endpoint' | 'task_marketplace' | 'mcp_server';
+  tier?: ServiceTier;
+  type?: ServiceType;
   name?: string;
   host?: string;
   url?: string;
@@ -271,8 +275,39 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
   }
   const gen = opts.now.toISOString();
   const api = join(dir, 'api', 'v1');
-  writeJson(join(api, 'stats.json'), { api_status: 'preview', generated_at: gen, totals: { services: records.length } });
-  writeJson(join(api, 'status.json'), { api_status: 'preview', generated_at: gen, runs: [] });
+  // Published resources are contract bodies (validated here), so MCP output schemas accept them.
+  const countBy = <K extends string>(keys: readonly K[], of: (r: IndexRecord) => string) =>
+    Object.fromEntries(keys.map((k) => [k, records.filter((r) => of(r) === k).length])) as Record<K, number>;
+  const byKind = { reviewed: 0, x402: 0, mcp: 0 };
+  writeJson(
+    join(api, 'stats.json'),
+    Stats.parse({
+      api_status: 'preview',
+      generated_at: gen,
+      totals: {
+        services: records.length,
+        in_directory: records.filter((r) => r.in_directory).length,
+        by_tier: countBy(SERVICE_TIERS, (r) => r.summary.tier),
+        by_type: countBy(SERVICE_TYPES, (r) => r.summary.type),
+      },
+      checks_24h: 0,
+      passed_24h: 0,
+      checks_24h_by_kind: byKind,
+      passed_24h_by_kind: byKind,
+      windows: { checks: '24h' },
+    }),
+  );
+  writeJson(
+    join(api, 'status.json'),
+    Status.parse({
+      api_status: 'preview',
+      generated_at: gen,
+      operating_since: null,
+      jobs: [],
+      latest_runs: [],
+      evidence_freshness: { fresh: 0, stale: 0, no_data: 0, total: 0 },
+    }),
+  );
   writeJson(join(api, 'roadmap.json'), {
     api_status: 'preview',
     measured_today: ['checks'],
@@ -285,14 +320,25 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
   );
   writeJson(join(api, 'changes.json'), { api_status: 'preview', generated_at: gen, items: opts.changes ?? [] });
   const reports = opts.reports ?? {};
-  writeJson(join(api, 'reports', 'index.json'), {
-    api_status: 'preview',
-    generated_at: gen,
-    items: Object.keys(reports)
-      .filter((k) => k !== 'current')
-      .map((id) => ({ id })),
-    current: reports.current ? { api: '/api/v1/reports/current' } : null,
-  });
+  const field = (body: Record<string, unknown>, k: string, fallback: unknown) => body[k] ?? fallback;
+  writeJson(
+    join(api, 'reports', 'index.json'),
+    ReportList.parse({
+      api_status: 'preview',
+      generated_at: gen,
+      items: Object.entries(reports)
+        .filter(([k]) => k !== 'current')
+        .map(([id, body]) => ({
+          id,
+          week_start: field(body, 'week_start', id),
+          week_end: field(body, 'week_end', id),
+          frozen_at: field(body, 'frozen_at', gen),
+          corrections: Array.isArray(body.corrections) ? body.corrections.length : 0,
+          links: { api: `/api/v1/reports/${id}` },
+        })),
+      current: reports.current ? { api: '/api/v1/reports/current' } : null,
+    }),
+  );
   for (const [id, body] of Object.entries(reports)) writeJson(join(api, 'reports', `${id}.json`), body);
   writeJson(join(dir, 'healthz.json'), {
     api_status: 'preview',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServiceType } from '../../../site/contract/common.ts';
 import { REVIEWED_ID_RE } from '../ids.ts';
 import { HTTP_METHODS } from '../url.ts';
 
@@ -38,7 +39,7 @@ export const ListingSchema = z
   .strictObject({
     id: z.string().regex(REVIEWED_ID_RE, 'id must be svc_<slug> (lowercase letters, digits, _ and -)'),
     name: z.string().trim().min(1).max(120),
-    type: z.enum(['api_endpoint', 'task_marketplace', 'mcp_server']),
+    type: ServiceType,
     /** Defaults from type: api_endpoint → x402, mcp_server → mcp, task_marketplace → none. */
     protocol: z.enum(['x402', 'mcp', 'none']).optional(),
     operator: z.string().trim().min(1).max(120),

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fullEvaluationDueAt, isFullEvaluationDue, LISTING_CRITERIA_RULE, CriteriaSchema } from '../../../pipeline/compute/index.ts';
+import { z } from 'zod';
+import { fullEvaluationDueAt, isFullEvaluationDue, LISTING_CRITERIA_RULE } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
+import { CriterionResult } from '../../../site/contract/directory.ts';
 import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, insertTerms, makeCheck, makeTerms, T0 } from './fixtures.ts';
 import { computeAt, withDb } from './helpers.ts';
 
 const NOW = at(T0, 40);
+/** The stored criteria are exactly what the contract publishes (CriterionResult, strict). */
+const CriteriaSchema = z.array(CriterionResult);
 
 async function current(store: Store) {
   const rows = await store.all<{ service_id: string; in_directory: boolean; rule: string; scope: string; criteria: string }>(

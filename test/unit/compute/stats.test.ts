@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeStats, computeStatus, StatsSchema, StatusSchema, windowFigures } from '../../../pipeline/compute/index.ts';
+import { computeStats, computeStatus, windowFigures } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
+import { StatsFigures as StatsSchema } from '../../../site/contract/stats.ts';
+import { StatusFigures as StatusSchema } from '../../../site/contract/status.ts';
 import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, makeCheck, T0 } from './fixtures.ts';
 import { computeAt, withDb } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../../../pipeline/core/errors.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
-import { SERVICES_QUERY_PARAMS } from '../../../site/contract/requests.ts';
+import { normalizeRawQuery, plainDecimal, SERVICES_QUERY_PARAMS, ServicesQuerySchema } from '../../../site/contract/requests.ts';
 import { SearchServicesInput, toolError, toolResult, untrustedPaths } from '../../../serve/mcp/index.ts';
 
 describe('MCP parts', () => {
@@ -18,6 +18,25 @@ describe('MCP parts', () => {
       { mainnet: 'yes' },
     ]) {
       expect(SearchServicesInput.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('writes MCP numbers as plain decimals, so values below 1e-6 pass the query grammar', () => {
+    expect(String(5e-7)).toBe('5e-7'); // what the grammar used to receive, and rejected
+    expect(plainDecimal(5e-7)).toBe('0.0000005');
+    expect(plainDecimal(1.25e-10)).toBe('0.000000000125');
+    expect(plainDecimal(0.1 + 0.2)).toBe('0.30000000000000004');
+    expect(plainDecimal(1e21)).toBe('1000000000000000000000');
+    expect(plainDecimal(1.5e22)).toBe('15000000000000000000000');
+    expect(plainDecimal(-5e-7)).toBe('-0.0000005');
+    expect(plainDecimal(42)).toBe('42');
+    const raw = normalizeRawQuery({ max_price_usd: 0.0000005, min_pass_rate: 1e-7, mainnet: true });
+    expect(raw).toEqual({ ok: true, value: { max_price_usd: '0.0000005', min_pass_rate: '0.0000001', mainnet: 'true' } });
+    if (!raw.ok) throw new Error('unreachable');
+    expect(ServicesQuerySchema.parse(raw.value)).toEqual({ max_price_usd: 5e-7, min_pass_rate: 1e-7, mainnet: true });
+    // Still refused: negative, exponent text, more than 30 fraction digits.
+    for (const bad of ['-0.0000005', '5e-7', `0.${'1'.repeat(31)}`]) {
+      expect(ServicesQuerySchema.safeParse({ max_price_usd: bad }).success, bad).toBe(false);
     }
   });
 

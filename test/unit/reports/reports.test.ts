@@ -7,9 +7,8 @@ import {
   freezeDueReports,
   getReport,
   listReports,
-  ReportBodySchema,
 } from '../../../pipeline/reports/index.ts';
-import { Report, ReportList } from '../../../site/contract/reports.ts';
+import { Report, ReportBody as ReportBodySchema, ReportList } from '../../../site/contract/reports.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { addCheck, addHourlyChecks, addOperation, addService } from './fixtures.ts';
 
