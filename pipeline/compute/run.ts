@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { slotStart } from '../core/slots.ts';
 import type { Store } from '../store/store.ts';
-import { setComputeNow, sqlTime } from './clock.ts';
+import { setComputeNow, timeParam } from './clock.ts';
 import { materializeDerived } from './derived.ts';
 import { evaluateDirectory, isFullEvaluationDue, LISTING_CRITERIA_RULE, type DirectoryScope } from './directory.ts';
 import { materializeEvidence } from './evidence.ts';
@@ -50,8 +50,8 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
   const id = runId(now);
   const scope: DirectoryScope = opts.scope ?? ((await isFullEvaluationDue(store, now)) ? 'full' : 'changed');
   await store.run(
-    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, 'compute', ${sqlTime(slotStart(now, 1))}, ${sqlTime(now)}, 'running', $2::JSON)`,
-    [id, JSON.stringify({ scope })],
+    `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, 'compute', $3::TIMESTAMP, $4::TIMESTAMP, 'running', $2::JSON)`,
+    [id, JSON.stringify({ scope }), timeParam(slotStart(now, 1)), timeParam(now)],
   );
   try {
     const { steps, step } = stepTimer();
@@ -62,7 +62,7 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
       await setComputeNow(store, now);
       await refreshNetworks(store);
       // One scan of the check table for this run: the temporary table shadows the view
-      // check_aggregates (migration 030) for this connection, so schedule_targets and evidence_30d
+      // check_aggregates (pipeline/store/rules.sql) for this connection, so schedule_targets and evidence_30d
       // both read it. Dropped before the transaction ends.
       await step('check_aggregates', () =>
         store.run('CREATE OR REPLACE TEMP TABLE check_aggregates AS SELECT * FROM main.check_aggregates'),
@@ -99,9 +99,10 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
     await store.run('RESET preserve_insertion_order');
     summary.duration_ms = Math.round(performance.now() - t0);
     const { run_id: _r, computed_at: _c, duration_ms: _d, steps_ms: _s, ...counts } = summary;
-    await store.run(`UPDATE runs SET status = 'ok', finished_at = ${sqlTime(ctx.clock())}, counts = $2::JSON WHERE id = $1`, [
+    await store.run(`UPDATE runs SET status = 'ok', finished_at = $3::TIMESTAMP, counts = $2::JSON WHERE id = $1`, [
       id,
       JSON.stringify(counts),
+      timeParam(ctx.clock()),
     ]);
     ctx.log.info('compute done', {
       scope,
@@ -114,9 +115,10 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
   } catch (e) {
     await store.run('RESET preserve_insertion_order').catch(() => undefined);
     await store
-      .run(`UPDATE runs SET status = 'failed', finished_at = ${sqlTime(ctx.clock())}, error = $2 WHERE id = $1`, [
+      .run(`UPDATE runs SET status = 'failed', finished_at = $3::TIMESTAMP, error = $2 WHERE id = $1`, [
         id,
         String((e as Error)?.message ?? e).slice(0, 500),
+        timeParam(ctx.clock()),
       ])
       .catch(() => undefined);
     throw e;

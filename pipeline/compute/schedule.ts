@@ -29,7 +29,7 @@ FROM operations o JOIN services s ON s.id = o.service_id
 WHERE NOT EXISTS (SELECT 1 FROM interval_changes i WHERE i.service_id = o.service_id AND i.operation = o.id)`;
 
 /**
- * Evaluate schedule/1 (view schedule_targets, migration 030) at the compute instant; for every
+ * Evaluate schedule/1 (view schedule_targets, pipeline/store/rules.sql) at the compute instant; for every
  * operation whose interval changes, record the change (changed_at = now) and set the interval in force,
  * which the probe engine schedules by. Returns the number of changes.
  */
