@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts';
-import { sqlTime } from './clock.ts';
+import { timeParam } from './clock.ts';
 
 /** Published rule id of the check schedule (spec section 3). */
 export const SCHEDULE_RULE = 'schedule/1';
@@ -41,8 +41,11 @@ export async function applySchedule(store: Store, now: Date): Promise<number> {
   const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM _schedule_changes');
   const n = Number(row?.n ?? 0);
   if (n > 0) {
-    await store.run(`INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
-      SELECT service_id, operation, ${sqlTime(now)}, current_hours, target_hours, rule, reason FROM _schedule_changes`);
+    await store.run(
+      `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
+      SELECT service_id, operation, $1::TIMESTAMP, current_hours, target_hours, rule, reason FROM _schedule_changes`,
+      [timeParam(now)],
+    );
     await store.run(`UPDATE operations SET interval_hours = c.target_hours FROM _schedule_changes c
       WHERE operations.service_id = c.service_id AND operations.id = c.operation`);
   }
