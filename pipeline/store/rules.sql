@@ -415,11 +415,17 @@ LEFT JOIN latest l ON l.service_id = span.service_id;
 --   templated_url             ingest's flag, or a URL containing '/:', '{' or '%7B' (a placeholder).
 CREATE OR REPLACE MACRO atlas_price_networks(hi) AS TABLE
 WITH mainnet_ids AS (SELECT coalesce(list(id), []) AS ids FROM networks WHERE mainnet),
-latest_obs AS (
-  SELECT t.service_id, t.networks
+counted_terms AS (
+  SELECT t.service_id, t.operation, t.slot, t.observed_at, t.networks
   FROM payment_terms t JOIN services s ON s.id = t.service_id
   WHERE t.observed_at <= hi AND (s.tier <> 'discovered' OR t.operation = 'primary')
-  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC, t.operation) = 1
+),
+latest_at AS (SELECT service_id, max(observed_at) AS observed_at FROM counted_terms GROUP BY service_id),
+-- the latest observation; among several at that time, the latest slot, then the first operation
+latest_obs AS (
+  SELECT t.service_id, t.networks
+  FROM counted_terms t JOIN latest_at l ON l.service_id = t.service_id AND l.observed_at = t.observed_at
+  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.slot DESC, t.operation) = 1
 ),
 hosts AS (SELECT host, count(*) AS n FROM services GROUP BY host),
 chosen AS (
