@@ -1,8 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { computeAll } from '../../../pipeline/compute/index.ts';
+import { fixedClock } from '../../../pipeline/core/clock.ts';
 import { migrate, MIGRATIONS_DIR, openStore, RULES_FILE, type Store } from '../../../pipeline/store/index.ts';
-import { tempDir } from '../../helpers/context.ts';
+import { makeContext, tempDir } from '../../helpers/context.ts';
+import { addDiscovered, insertCheckSeries } from '../compute/fixtures.ts';
 
 /** The rules file (pipeline/store/rules.sql): re-created on every open, never a migration. */
 async function withFile<T>(fn: (path: string) => Promise<T>): Promise<T> {
@@ -80,5 +83,53 @@ describe('rules file', () => {
         expect(await kindOf(s, 'reviewed/2')).toBe('reviewed');
       });
     });
+  });
+
+  it('a database created before the rules file (views and macros in migration 030) computes the same figures', async () => {
+    const t = tempDir('atlas-rules-old-');
+    try {
+      const seed = async (s: Store) => {
+        await addDiscovered(s, { id: 'cand_a', monitoring_since: '2026-10-20T00:00:00.000Z' });
+        await insertCheckSeries(s, {
+          serviceId: 'cand_a',
+          from: '2026-10-20T00:00:00Z',
+          to: '2026-11-24T00:00:00Z',
+          everyHours: 24,
+          passed: 'day(t) <> 3',
+        });
+      };
+      const figures = async (s: Store) => {
+        await computeAll(makeContext(t.dir, { clock: fixedClock(new Date('2026-11-25T12:00:00Z')) }), s);
+        return s.all('SELECT * EXCLUDE (computed_at) FROM evidence ORDER BY service_id');
+      };
+      const viewSql = async (s: Store) =>
+        (await s.all<{ sql: string }>("SELECT sql FROM duckdb_views() WHERE view_name = 'evidence_30d' AND NOT temporary"))[0]?.sql ?? '';
+
+      // Created by the old code: migrations 001 and the 030 that still held the views and macros,
+      // applied as they were (no rules file).
+      const oldPath = join(t.dir, 'old.duckdb');
+      await using(await openStore(oldPath), async (s) => {
+        await s.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)');
+        await s.run(readFileSync(join(MIGRATIONS_DIR, '001_core.sql'), 'utf8'));
+        await s.run(readFileSync(join(import.meta.dirname, 'fixtures', '030_compute_before_rules.sql'), 'utf8'));
+        await s.run("INSERT INTO schema_migrations VALUES (1, '001_core', now()), (30, '030_compute', now())");
+        expect(await viewSql(s)).not.toContain('atlas_freshness');
+        await seed(s);
+      });
+
+      const expected = await using(await openStore(join(t.dir, 'new.duckdb')), async (s) => {
+        await migrate(s, new Date('2026-10-01T00:00:00Z'));
+        await seed(s);
+        return figures(s);
+      });
+      expect(expected).toHaveLength(1);
+      // the next open by this code replaces the old definitions, and compute gives the same figures
+      await using(await openStore(oldPath), async (s) => {
+        expect(await viewSql(s)).toContain('atlas_freshness');
+        expect(await figures(s)).toEqual(expected);
+      });
+    } finally {
+      t.cleanup();
+    }
   });
 });
