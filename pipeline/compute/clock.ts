@@ -1,8 +1,9 @@
 import type { Store } from '../store/store.ts';
 
 /**
- * The compute instant. Every view in migration 030 reads `atlas_compute_now()`, i.e. the session
- * variable `atlas_now`; computeAll sets it once so every figure of one run is computed at one instant.
+ * The compute instant. The researcher-facing views of the rules file (pipeline/store/rules.sql) read
+ * `atlas_compute_now()`, i.e. the session variable `atlas_now`; computeAll sets it once so every
+ * figure of one run is computed at one instant.
  */
 export function sqlTime(now: Date): string {
   if (Number.isNaN(now.getTime())) throw new Error('invalid compute time');
@@ -10,6 +11,12 @@ export function sqlTime(now: Date): string {
   return `TIMESTAMP '${now.toISOString().replace('T', ' ').replace('Z', '')}'`;
 }
 
+/** A time as a query parameter (bound as `$n::TIMESTAMP`; the session time zone is UTC). */
+export function timeParam(now: Date): string {
+  if (Number.isNaN(now.getTime())) throw new Error('invalid compute time');
+  return now.toISOString();
+}
+
 export async function setComputeNow(store: Store, now: Date): Promise<void> {
-  await store.run(`SET VARIABLE atlas_now = ${sqlTime(now)}`);
+  await store.run('SET VARIABLE atlas_now = $1::TIMESTAMP', [timeParam(now)]);
 }

@@ -62,7 +62,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
       await setComputeNow(store, now);
       await refreshNetworks(store);
       // One scan of the check table for this run: the temporary table shadows the view
-      // check_aggregates (migration 030) for this connection, so schedule_targets and evidence_30d
+      // check_aggregates (pipeline/store/rules.sql) for this connection, so schedule_targets and evidence_30d
       // both read it. Dropped before the transaction ends.
       await step('check_aggregates', () =>
         store.run('CREATE OR REPLACE TEMP TABLE check_aggregates AS SELECT * FROM main.check_aggregates'),

@@ -1,6 +1,6 @@
 import { SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
-import { sqlTime } from './clock.ts';
+import { timeParam } from './clock.ts';
 
 /** Published rule id of the check schedule (one constant, in the contract). */
 export { SCHEDULE_RULE };
@@ -30,7 +30,7 @@ FROM operations o JOIN services s ON s.id = o.service_id
 WHERE NOT EXISTS (SELECT 1 FROM interval_changes i WHERE i.service_id = o.service_id AND i.operation = o.id)`;
 
 /**
- * Evaluate schedule/1 (view schedule_targets, migration 030) at the compute instant; for every
+ * Evaluate schedule/1 (view schedule_targets, pipeline/store/rules.sql) at the compute instant; for every
  * operation whose interval changes, record the change (changed_at = now) and set the interval in force,
  * which the probe engine schedules by. Returns the number of changes.
  */
@@ -42,8 +42,11 @@ export async function applySchedule(store: Store, now: Date): Promise<number> {
   const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM _schedule_changes');
   const n = Number(row?.n ?? 0);
   if (n > 0) {
-    await store.run(`INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
-      SELECT service_id, operation, ${sqlTime(now)}, current_hours, target_hours, rule, reason FROM _schedule_changes`);
+    await store.run(
+      `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
+      SELECT service_id, operation, $1::TIMESTAMP, current_hours, target_hours, rule, reason FROM _schedule_changes`,
+      [timeParam(now)],
+    );
     await store.run(`UPDATE operations SET interval_hours = c.target_hours FROM _schedule_changes c
       WHERE operations.service_id = c.service_id AND operations.id = c.operation`);
   }

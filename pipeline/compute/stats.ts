@@ -1,17 +1,13 @@
 import { StatsFigures } from '../../site/contract/stats.ts';
 import type { Store } from '../store/store.ts';
-import { sqlTime } from './clock.ts';
-
-/** Kind of a check by its pass rule (CONTRACTS.md). */
-export const CHECK_KIND_SQL = `CASE WHEN rule LIKE 'reviewed/%' THEN 'reviewed' WHEN rule LIKE 'x402%' THEN 'x402' WHEN rule LIKE 'mcp%' THEN 'mcp' ELSE 'other' END`;
+import { timeParam } from './clock.ts';
 
 /**
  * The figures of GET /api/v1/stats at `now` (the contract's StatsFigures: Stats without api_status):
- * checks that ran in (now - 24h, now], overall and by kind of pass rule; checks that did not run are
- * not counted.
+ * checks that ran in (now - 24h, now], overall and by kind of pass rule (macro atlas_check_kind,
+ * pipeline/store/rules.sql); checks that did not run are not counted.
  */
 export async function computeStats(store: Store, now: Date): Promise<StatsFigures> {
-  const t = sqlTime(now);
   const [s] = await store.all<Record<string, number | string>>(`
     SELECT count(*) AS services,
       count(*) FILTER (WHERE tier = 'reviewed') AS reviewed,
@@ -21,13 +17,17 @@ export async function computeStats(store: Store, now: Date): Promise<StatsFigure
       count(*) FILTER (WHERE type = 'task_marketplace') AS task_marketplace,
       (SELECT count(*) FROM directory_current d JOIN services x ON x.id = d.service_id WHERE d.in_directory) AS in_directory
     FROM services`);
-  const [c] = await store.all<Record<string, number | string>>(`
-    WITH k AS (SELECT ${CHECK_KIND_SQL} AS kind, passed FROM checks WHERE checked_at > ${t} - INTERVAL 24 HOUR AND checked_at <= ${t})
+  const [c] = await store.all<Record<string, number | string>>(
+    `
+    WITH k AS (SELECT atlas_check_kind(rule) AS kind, passed FROM checks
+      WHERE checked_at > $1::TIMESTAMP - INTERVAL 24 HOUR AND checked_at <= $1::TIMESTAMP)
     SELECT count(*) AS checks, count(*) FILTER (WHERE passed) AS passed,
       count(*) FILTER (WHERE kind = 'reviewed') AS reviewed, count(*) FILTER (WHERE kind = 'reviewed' AND passed) AS reviewed_passed,
       count(*) FILTER (WHERE kind = 'x402') AS x402, count(*) FILTER (WHERE kind = 'x402' AND passed) AS x402_passed,
       count(*) FILTER (WHERE kind = 'mcp') AS mcp, count(*) FILTER (WHERE kind = 'mcp' AND passed) AS mcp_passed
-    FROM k`);
+    FROM k`,
+    [timeParam(now)],
+  );
   const n = (r: Record<string, number | string> | undefined, k: string) => Number(r?.[k] ?? 0);
   return StatsFigures.parse({
     generated_at: now.toISOString(),

@@ -3,7 +3,7 @@ import type { RunRecord } from '../../site/contract/runs.ts';
 import { StatusFigures, type WindowFigures } from '../../site/contract/status.ts';
 import { HOUR_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
-import { sqlTime } from './clock.ts';
+import { timeParam } from './clock.ts';
 
 /**
  * The service's own scheduled jobs and how often each is due (our choice; the spec leaves it open):
@@ -67,20 +67,23 @@ const toInfo = (r: RunRow): RunRecord => ({
  * as scheduled); `latest_runs` holds the latest run of every kind recorded (ingest_*, cycle, …).
  */
 export async function computeStatus(store: Store, now: Date): Promise<StatusFigures> {
-  const t = sqlTime(now);
-  const [since] = await store.all<{ at: string | null }>(`SELECT min(started_at) AS at FROM runs WHERE started_at <= ${t}`);
+  const t = [timeParam(now)];
+  const [since] = await store.all<{ at: string | null }>('SELECT min(started_at) AS at FROM runs WHERE started_at <= $1::TIMESTAMP', t);
   const operatingSinceIso = dbTimeToIso(since?.at ?? null);
   const operatingSince = operatingSinceIso ? new Date(operatingSinceIso) : null;
 
   // Distinct slot indexes that ran, per job kind, over the longest window (at most ~720 per kind).
-  const slotRows = await store.all<{ kind: string; k: string | number }>(`
+  const slotRows = await store.all<{ kind: string; k: string | number }>(
+    `
     WITH sched(kind, hours) AS (VALUES ${Object.entries(RUN_SCHEDULE)
       .map(([k, h]) => `('${k}', ${h})`)
       .join(', ')})
     SELECT DISTINCT r.kind, floor(epoch(coalesce(r.scheduled_at, r.started_at)) / (s.hours * 3600))::BIGINT AS k
     FROM runs r JOIN sched s ON s.kind = r.kind
-    WHERE r.status IN ('ok', 'partial') AND coalesce(r.scheduled_at, r.started_at) <= ${t}
-      AND coalesce(r.scheduled_at, r.started_at) > ${t} - INTERVAL ${Math.max(...Object.values(STATUS_WINDOWS)) + 168} HOUR`);
+    WHERE r.status IN ('ok', 'partial') AND coalesce(r.scheduled_at, r.started_at) <= $1::TIMESTAMP
+      AND coalesce(r.scheduled_at, r.started_at) > $1::TIMESTAMP - INTERVAL ${Math.max(...Object.values(STATUS_WINDOWS)) + 168} HOUR`,
+    t,
+  );
   const slots = new Map<string, Set<number>>();
   for (const r of slotRows) {
     const set = slots.get(r.kind) ?? new Set<number>();
@@ -88,17 +91,20 @@ export async function computeStatus(store: Store, now: Date): Promise<StatusFigu
     slots.set(r.kind, set);
   }
 
-  const latest = await store.all<RunRow>(`
-    SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= ${t}
-    QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`);
+  const latest = await store.all<RunRow>(
+    `SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= $1::TIMESTAMP
+    QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`,
+    t,
+  );
   const latestByKind = new Map(latest.map((r) => [r.kind, toInfo(r)]));
 
-  const [f] = await store.all<Record<string, number | string>>(`
-    WITH x AS (SELECT CASE WHEN last_check_at IS NULL OR check_interval_hours IS NULL THEN 'no_data'
-        WHEN epoch(${t}) - epoch(last_check_at) <= 2 * check_interval_hours * 3600 THEN 'fresh' ELSE 'stale' END AS f
-      FROM evidence)
+  // Freshness at `now` (macro atlas_freshness, pipeline/store/rules.sql) from the materialized evidence.
+  const [f] = await store.all<Record<string, number | string>>(
+    `WITH x AS (SELECT atlas_freshness(last_check_at, check_interval_hours, $1::TIMESTAMP) AS f FROM evidence)
     SELECT count(*) FILTER (WHERE f = 'fresh') AS fresh, count(*) FILTER (WHERE f = 'stale') AS stale,
-      count(*) FILTER (WHERE f = 'no_data') AS no_data, count(*) AS total FROM x`);
+      count(*) FILTER (WHERE f = 'no_data') AS no_data, count(*) AS total FROM x`,
+    t,
+  );
 
   const jobs = (Object.entries(RUN_SCHEDULE) as [JobKind, number][]).map(([kind, everyHours]) => {
     const ranSlots = slots.get(kind) ?? new Set<number>();

@@ -1,21 +1,22 @@
 import type { Store } from '../store/store.ts';
-import { sqlTime } from './clock.ts';
+import { timeParam } from './clock.ts';
 
-/** Change kinds of payment terms (one list, in the contract); classified in view terms_change_events (migration 030). */
+/** Change kinds of payment terms (one list, in the contract); classified by table macro atlas_terms_change_events (pipeline/store/rules.sql). */
 export { TERMS_CHANGE_KINDS, type TermsChangeKind } from '../../site/contract/common.ts';
 
 /**
  * Materialize `terms_changes` (every change up to now) and `terms_summary` (view terms_90d) for
  * discovered x402 services. atlas_now must be set to `now`. The observation spans and the change
  * events (LAG over the observations) are computed once into temporary tables that shadow the views
- * terms_spans and terms_change_events for this connection, so terms_90d reads the same rows.
+ * terms_spans and terms_change_events (pipeline/store/rules.sql) for this connection, so terms_90d
+ * reads the same rows.
  */
 export async function materializeTerms(store: Store, now: Date): Promise<{ services: number; changes: number }> {
   try {
     await store.run('CREATE OR REPLACE TEMP TABLE terms_spans AS SELECT * FROM main.terms_spans');
     await store.run('CREATE OR REPLACE TEMP TABLE terms_change_events AS SELECT * FROM main.terms_change_events');
     await store.run('CREATE OR REPLACE TABLE terms_changes AS SELECT service_id, changed_at, kinds FROM terms_change_events');
-    await store.run(`CREATE OR REPLACE TABLE terms_summary AS SELECT t.*, ${sqlTime(now)} AS computed_at FROM terms_90d t`);
+    await store.run('CREATE OR REPLACE TABLE terms_summary AS SELECT t.*, $1::TIMESTAMP AS computed_at FROM terms_90d t', [timeParam(now)]);
   } finally {
     await store.run('DROP TABLE IF EXISTS temp.terms_change_events');
     await store.run('DROP TABLE IF EXISTS temp.terms_spans');

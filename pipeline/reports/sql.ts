@@ -1,11 +1,7 @@
 /**
- * SQL fragments shared by the report figures. Kept as constants so the field dictionary and the
- * README can quote the exact rule.
+ * SQL fragments shared by the report figures. The rules themselves (check kind, expected and missed
+ * checks, payment-term change kinds, the report window) live in pipeline/store/rules.sql.
  */
-
-/** Kind of a check or operation from its pass rule id (CONTRACTS.md): reviewed/N, x402-mainnet/N, mcp-reach/N. */
-export const kindOfRule = (col: string): string =>
-  `CASE WHEN ${col} LIKE 'reviewed/%' THEN 'reviewed' WHEN ${col} LIKE 'x402%' THEN 'x402' WHEN ${col} LIKE 'mcp%' THEN 'mcp' ELSE 'other' END`;
 
 /** One row of parameters: $1 = week start, $2 = figures_until (both ISO strings, UTC). */
 export const PARAMS_CTE = `p AS (SELECT $1::TIMESTAMP AS ws, $2::TIMESTAMP AS until)`;

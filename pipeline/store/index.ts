@@ -3,3 +3,4 @@ export * from './migrate.ts';
 export * from './query.ts';
 export * from './snapshot.ts';
 export * from './runs.ts';
+export * from './rules.ts';

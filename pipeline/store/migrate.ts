@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyRules } from './rules.ts';
 import type { Store } from './store.ts';
 
 /**
  * Numbered SQL migrations (`NNN_name.sql` in ./migrations), applied in order, each in its own
- * transaction and recorded in `schema_migrations`. Re-running applies nothing new.
+ * transaction and recorded in `schema_migrations`. Re-running applies nothing new. Migrations hold
+ * tables only; the rules (macros and views, rules.sql) are re-created after them on every call.
  * Reserved number ranges keep parallel work apart: 001–009 core, 010–019 ingest, 020–029 probe,
  * 030–039 compute, 040–049 publish/serve, 050–059 reports/docs.
  */
@@ -38,5 +40,6 @@ export async function migrate(store: Store, now: Date, dir = MIGRATIONS_DIR): Pr
     });
     applied.push(m.name);
   }
+  await applyRules(store);
   return applied;
 }

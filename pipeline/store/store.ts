@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AtlasError } from '../core/errors.ts';
+import { applyRulesOnOpen } from './rules.ts';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -81,7 +82,15 @@ export async function openStore(path: string, opts: OpenOptions = {}): Promise<S
   }
   const conn = await instance.connect();
   await conn.run("SET TimeZone = 'UTC'");
-  return wrap(path, instance, conn);
+  const store = wrap(path, instance, conn);
+  try {
+    // The rules (rules.sql) are re-created on every open: persisted when writing, TEMP when read-only.
+    await applyRulesOnOpen(store, readOnly);
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  return store;
 }
 
 function wrap(path: string, instance: DuckDBInstance, conn: DuckDBConnection): Store {

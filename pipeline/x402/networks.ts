@@ -129,9 +129,14 @@ export function findStablecoin(network: string, asset: string): Stablecoin | und
   );
 }
 
-/** Atomic amount (digits only) on a known USD stablecoin → USD; anything else → null. */
+/**
+ * Atomic amount (digits only) on a known USD stablecoin of a known MAINNET → USD; anything else →
+ * null. Test-network tokens are not dollars (their terms stay visible in payment_terms), so a testnet
+ * offer never sets a dollar price: not the registry price (price_usd), not min_price_usd.
+ */
 export function usdPrice(network: string, asset: string, amount: string): number | null {
   if (!/^\d{1,78}$/.test(amount)) return null;
+  if (!isMainnet(network)) return null;
   const coin = findStablecoin(network, asset);
   if (!coin) return null;
   const units = BigInt(amount);

@@ -1,6 +1,7 @@
 import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { SearchRow } from './row.ts';
+import { freshWindowMs } from './freshness.ts';
 
 /**
  * The search fields of every row as flat typed arrays indexed by row position (column layout).
@@ -89,7 +90,7 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
     c.price[i] = num(r.price);
     c.termsChanges90d[i] = num(r.termsChanges90d);
     c.lastCheckMs[i] = num(r.lastCheckMs);
-    c.twoIntervalsMs[i] = 2 * r.intervalHours * 3_600_000;
+    c.twoIntervalsMs[i] = freshWindowMs(r.intervalHours);
     let h = hostIds.get(r.host);
     if (h === undefined) {
       h = c.hosts.length;

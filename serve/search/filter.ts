@@ -1,15 +1,16 @@
 import type { Columns } from './columns.ts';
 import { TYPES } from './columns.ts';
 import { networkMatches, parseNetworkFilter } from './networks.ts';
+import { isFreshAt } from './freshness.ts';
 import type { EffectiveQuery } from './query.ts';
 import type { SearchRow } from './row.ts';
 
 /**
- * Directory membership now (freshness is a function of time, docs/notes/serve.md): every other listing
- * criterion passed at publish, and the latest check is no older than two intervals at `nowMs`.
+ * Directory membership now (freshness is a function of time, site/contract/freshness.ts): every other
+ * listing criterion passed at publish, and the latest check is fresh at `nowMs`.
  */
 export function inDirectoryAt(c: Columns, i: number, nowMs: number): boolean {
-  return c.criteriaExceptFresh[i] === 1 && nowMs - c.lastCheckMs[i]! <= c.twoIntervalsMs[i]!; // NaN (never checked) → false
+  return c.criteriaExceptFresh[i] === 1 && isFreshAt(c.lastCheckMs[i]!, c.twoIntervalsMs[i]!, nowMs); // NaN (never checked) → false
 }
 
 /*
@@ -121,7 +122,7 @@ function scanColumns(c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Ar
   let len = 0;
   for (let i = 0; i < c.n; i++) {
     // NaN (never checked / unknown) fails every comparison, so unknown values never match a bound.
-    if (dir && !(criteriaExceptFresh[i] === 1 && nowMs - lastCheckMs[i]! <= twoIntervalsMs[i]!)) continue;
+    if (dir && !(criteriaExceptFresh[i] === 1 && isFreshAt(lastCheckMs[i]!, twoIntervalsMs[i]!, nowMs))) continue;
     if (tierV >= 0 && tier[i] !== tierV) continue;
     if (typeV >= 0 && type[i] !== typeV) continue;
     if (mainnetV >= 0 && mainnet[i] !== mainnetV) continue;

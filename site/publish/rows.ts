@@ -58,21 +58,14 @@ export function summaryOf(r: Row, now: Date): ServiceSummary {
   const interval = intervalOf(hours);
   const lastCheck = json<LastCheck | null>(r.last_check, null);
 
-  // Price and networks: compute's service_derived when present, else the raw claims.
-  let price = num(r.price_usd);
-  let priceSource = str(r.price_source) as ServiceSummary['price_source'];
-  let networks = strs(r.networks);
-  let networksSource = (str(r.networks_source) ?? (discovered ? 'registry' : 'operator')) as ServiceSummary['networks_source'];
-  if (!r.has_derived) {
-    const op = num(r.operator_price_usd);
-    const reg = num(r.registry_price_usd);
-    price = op ?? reg;
-    priceSource = op !== null ? 'operator' : reg !== null ? 'registry' : null;
-    const opNets = strs(r.operator_networks);
-    networks = opNets.length ? opNets : strs(r.registry_networks);
-    networksSource = opNets.length ? 'operator' : 'registry';
-  }
-  if (price === null) priceSource = null;
+  // Price and networks with their sources: compute's result (service_derived; the rule is macro
+  // atlas_price_networks in pipeline/store/rules.sql), never a second copy of the rule here. Before
+  // the first compute nothing is known: no price, no networks, the source that would hold them.
+  const price = r.has_derived ? num(r.price_usd) : null;
+  const priceSource = price === null ? null : (str(r.price_source) as ServiceSummary['price_source']);
+  const networks = r.has_derived ? strs(r.networks) : [];
+  const networksSource = ((r.has_derived ? str(r.networks_source) : null) ??
+    (discovered ? 'registry' : 'operator')) as ServiceSummary['networks_source'];
 
   const usage = {
     registry: str(r.registry),

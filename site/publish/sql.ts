@@ -7,9 +7,10 @@ import type { DuckDBValue } from '@duckdb/node-api';
  * (position by id), then reads them in ordinal-range batches (zonemaps make each range read cheap).
  *
  * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
- * evidence, terms_summary, terms_changes, service_derived, directory_current (030). A service that
- * compute has not reached yet (no evidence / service_derived row) gets neutral fallbacks from the
- * raw tables, so publishing right after an ingest still works.
+ * evidence, terms_summary, terms_changes, service_derived (030) and view directory_current
+ * (pipeline/store/rules.sql). A service that compute has not reached yet (no evidence /
+ * service_derived row) gets neutral values (no price, no networks: those are compute's rule), so
+ * publishing right after an ingest still works.
  */
 
 /** ISO-8601 UTC text of a TIMESTAMP expression (what `Date#toISOString` writes). */

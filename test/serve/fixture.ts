@@ -7,6 +7,7 @@ import { ReportList } from '../../site/contract/reports.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { Stats } from '../../site/contract/stats.ts';
 import { Status } from '../../site/contract/status.ts';
+import { freshnessAt } from '../../site/contract/freshness.ts';
 
 /**
  * A small published tree for serve tests and the bench, written the way CONTRACTS.md "Published
@@ -62,7 +63,8 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
   const networks = spec.networks ?? (type === 'mcp_server' ? [] : ['eip155:8453']);
   const mainnet = spec.mainnet === undefined ? (networks.length ? true : null) : spec.mainnet;
   const passRate = checks > 0 ? passed / checks : null;
-  const fresh = lastCheckAt !== null && now.getTime() - Date.parse(lastCheckAt) <= 2 * interval * HOUR;
+  const freshness = freshnessAt(lastCheckAt === null ? null : Date.parse(lastCheckAt), interval, now.getTime());
+  const fresh = freshness === 'fresh';
   const criteriaExceptFresh = spec.criteriaExceptFresh ?? true;
   const latestPassed = spec.latestPassed === undefined ? (lastCheckAt ? true : null) : spec.latestPassed;
   const payers = spec.payers === undefined ? (tier === 'discovered' ? 10 : null) : spec.payers;
@@ -101,7 +103,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
       passed_30d: passed,
       missed_30d: 0,
       pass_rate: passRate,
-      freshness: lastCheckAt === null ? 'no_data' : fresh ? 'fresh' : 'stale',
+      freshness,
       last_check: lastCheckAt
         ? {
             checked_at: lastCheckAt,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
 import { httpJsonFetcher, ingestX402, x402CandidateId } from '../../../pipeline/ingest/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
+import { isMainnet } from '../../../pipeline/x402/networks.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { dumpIngestTables, serveJson, x402Item } from './support.ts';
@@ -53,9 +54,20 @@ describe('x402 registry ingest', () => {
                count(*) FILTER (x402_version = 1)::INT AS v1, count(*) FILTER (x402_version = 2)::INT AS v2,
                count(*) FILTER (registry_price_usd IS NULL)::INT AS unpriced, count(*) FILTER (registry_price_usd >= 1000)::INT AS decoys,
                count(*) FILTER (list_contains(registry_networks, 'eip155:84532'))::INT AS testnet,
+
                count(*) FILTER (method = 'POST')::INT AS post
         FROM services WHERE tier = 'discovered' AND protocol = 'x402'`);
-      expect(stats[0]).toMatchObject({ decoys: 1, unpriced: 1 });
+      expect(stats[0]).toMatchObject({ decoys: 1 });
+      // Test-network tokens are not dollars: every endpoint without a mainnet offer is unpriced; of
+      // those with one, a single item offers no known stablecoin.
+      const prices = await store.all<{ networks: string[]; price: number | null }>(
+        "SELECT registry_networks AS networks, registry_price_usd AS price FROM services WHERE tier = 'discovered' AND protocol = 'x402'",
+      );
+      const noMainnet = prices.filter((r) => !r.networks.some(isMainnet));
+      expect(noMainnet.length).toBeGreaterThan(0);
+      expect(noMainnet.filter((r) => r.price !== null)).toEqual([]);
+      expect(prices.filter((r) => r.networks.some(isMainnet) && r.price === null)).toHaveLength(1);
+      expect(Number(stats[0]!.unpriced)).toBe(noMainnet.length + 1);
       for (const k of ['templated', 'v1', 'v2', 'testnet', 'post']) expect(Number(stats[0]![k])).toBeGreaterThan(0);
       const ops = await store.all(
         "SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'",

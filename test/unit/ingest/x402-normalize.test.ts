@@ -58,6 +58,25 @@ describe('x402 registry item → service record', () => {
     expect(decoy.registry_price_usd).toBe(2500);
   });
 
+  it('counts mainnet stablecoins only: a cheaper testnet offer never beats a mainnet one; testnet-only is unpriced', () => {
+    const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
+    const both = norm(
+      x402Item('https://t.example/', {
+        accepts: [
+          { scheme: 'exact', network: 'eip155:84532', amount: '1000', asset: SEPOLIA_USDC }, // $0.001 on a testnet
+          { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: BASE_USDC }, // $0.02 on mainnet
+        ],
+      }),
+    );
+    expect(both.registry_price_usd).toBe(0.02);
+    expect(both.registry_networks).toEqual(['eip155:8453', 'eip155:84532']); // the testnet offer stays visible
+    const testnetOnly = norm(
+      x402Item('https://t.example/', { accepts: [{ scheme: 'exact', network: 'base-sepolia', amount: '1000', asset: SEPOLIA_USDC }] }),
+    );
+    expect(testnetOnly.registry_price_usd).toBeNull();
+  });
+
   it('flags templated URLs (:name, {name}, %7Bname%7D) but not ports', () => {
     expect(isTemplatedUrl('https://a.example/users/:id')).toBe(true);
     expect(isTemplatedUrl('https://a.example/users/{id}/x')).toBe(true);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { IndexRecord, ServiceDetail } from '../../../site/contract/index.ts';
 import { publish } from '../../../site/publish/index.ts';
+import { summaryOf } from '../../../site/publish/rows.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
@@ -101,6 +102,33 @@ describe('publish maps compute outputs into the contract', () => {
       store.close();
       cleanup();
     }
+  });
+
+  it('price and networks come from compute alone (service_derived); before the first compute none is shown', () => {
+    const now = new Date('2026-11-25T12:00:00Z');
+    const raw = {
+      id: 'svc_x',
+      tier: 'reviewed',
+      type: 'api_endpoint',
+      name: 'X',
+      name_source: 'atlas',
+      host: 'x.example',
+      url: 'https://x.example/',
+      method: 'GET',
+      monitoring_since: '2026-11-01T00:00:00.000Z',
+      operator_price_usd: 0.05,
+      registry_price_usd: 0.01,
+      operator_networks: ['eip155:84532'],
+      registry_networks: ['eip155:8453'],
+    };
+    const pick = (r: Record<string, unknown>) => {
+      const s = summaryOf(r, now);
+      return [s.price_usd, s.price_source, s.networks, s.networks_source, s.mainnet];
+    };
+    expect(pick({ ...raw, has_derived: false })).toEqual([null, null, [], 'operator', null]);
+    expect(pick({ ...raw, tier: 'discovered', id: 'cand_x', has_derived: false })).toEqual([null, null, [], 'registry', null]);
+    const derived = { price_usd: 0.05, price_source: 'operator', networks: ['eip155:84532'], networks_source: 'operator', mainnet: false };
+    expect(pick({ ...raw, ...derived, has_derived: true })).toEqual([0.05, 'operator', ['eip155:84532'], 'operator', false]);
   });
 
   it('stops writing schedule_tier after its sunset (2027-01-17)', async () => {

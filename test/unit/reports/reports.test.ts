@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { computeAll } from '../../../pipeline/compute/index.ts';
 import { AtlasError } from '../../../pipeline/core/errors.ts';
 import {
   appendCorrection,
@@ -124,6 +125,40 @@ describe('weekly report figures', () => {
       expect(body.payment_terms.changes).toBe(2);
       expect(body.payment_terms.services).toBe(1);
       expect(body.payment_terms.by_kind).toMatchObject({ price: 1, network_added: 1, pay_to: 1, network_removed: 0, asset: 0, other: 0 });
+    });
+  });
+
+  it('counts exactly the payment-term changes compute counts: discovered primary operations, timeout included', async () => {
+    await withDb(async (ctx, store, clock) => {
+      await addService(store, { id: 'cand_t', tier: 'discovered', createdAt: '2026-10-01T00:00:00Z' });
+      await addService(store, { id: 'svc_r', tier: 'reviewed', createdAt: '2026-10-01T00:00:00Z' });
+      const obs = (service: string, op: string, at: string, hash: string, timeouts: number[]) =>
+        store.run(
+          `INSERT INTO payment_terms VALUES ($1, $2, $3::TIMESTAMP, $3::TIMESTAMP, 2, '[]', $4, ['eip155:8453'], ['exact'],
+             ['eip155:8453|usdc'], ['p1'], ['exact|eip155:8453|usdc=1000'], $5::INTEGER[], NULL)`,
+          [service, op, at, hash, `[${timeouts.join(',')}]`],
+        );
+      await obs('cand_t', 'primary', '2026-11-03T00:00:00Z', 'h1', [60]);
+      await obs('cand_t', 'primary', '2026-11-04T00:00:00Z', 'h2', [120]); // timeout only: other
+      await obs('cand_t', 'docs', '2026-11-03T00:00:00Z', 'd1', [60]); // not the primary operation
+      await obs('cand_t', 'docs', '2026-11-04T00:00:00Z', 'd2', [90]);
+      await obs('svc_r', 'primary', '2026-11-03T00:00:00Z', 'r1', [60]); // a reviewed service
+      await obs('svc_r', 'primary', '2026-11-04T00:00:00Z', 'r2', [90]);
+      await obs('cand_t', 'primary', '2026-11-09T00:00:00Z', 'h3', [60]); // at the week end: next week
+      const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
+      expect(body.payment_terms).toEqual({
+        changes: 1,
+        services: 1,
+        by_kind: { price: 0, network_added: 0, network_removed: 0, asset: 0, pay_to: 0, scheme: 0, version: 0, other: 1 },
+      });
+      // compute's copy of the same changes (terms_changes), at the week end
+      clock.set(`${W2}T00:00:00Z`);
+      await computeAll(ctx, store);
+      const computed = await store.all<{ service_id: string; kinds: string[] }>(
+        `SELECT service_id, kinds FROM terms_changes WHERE changed_at >= $1::TIMESTAMP AND changed_at < $2::TIMESTAMP`,
+        [`${W1}T00:00:00Z`, `${W2}T00:00:00Z`],
+      );
+      expect(computed).toEqual([{ service_id: 'cand_t', kinds: ['other'] }]);
     });
   });
 

@@ -1,0 +1,467 @@
+-- rules.sql: the one home of every rule that produces a published figure (docs/CONTRACTS.md "Rules").
+--
+-- Not a migration: this file holds no table. Every statement is CREATE OR REPLACE, and the whole file
+-- runs each time the database is opened (pipeline/store/rules.ts): after the migrations on a
+-- read-write open, as TEMP definitions (visible to that connection only, shadowing the persisted ones)
+-- on a read-only open. So a database always answers with the rules of the code that opened it, and
+-- an old database's definitions are replaced, never left behind.
+--
+-- Rule                                    Home (macro / view)                      Used by
+-- check kind (reviewed / x402 / mcp)      atlas_check_kind(rule)                   stats, weekly reports
+-- freshness                               atlas_freshness(last, hours, at)         evidence_30d, status; the server
+--                                                                                   evaluates the same rule in
+--                                                                                   site/contract/freshness.ts (tested equal)
+-- operations counted in evidence          atlas_counted_operations                 expected checks
+-- expected checks (per operation)         atlas_expected_checks(lo, hi)            evidence_30d, weekly reports
+-- missed checks                           atlas_missed(expected, ran)              evidence_30d, weekly reports
+-- report window [lo, hi)                 atlas_in_window(t, lo, hi)               weekly reports
+-- checks in a report window               atlas_window_checks(lo, hi),             weekly reports
+--                                         atlas_operation_checks(lo, hi)
+-- checks in the 30-day evidence window    check_aggregates (at atlas_compute_now)  evidence_30d, schedule_targets
+-- check interval (schedule/1)             schedule_targets                         compute (schedule)
+-- payment-term change kinds               atlas_terms_change_events(hi)            terms_change_events (compute),
+--                                                                                   weekly reports
+-- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
+--                                                                                   publish reads service_derived
+-- listing criteria (listing-criteria/1)   pipeline/compute/directory.ts            compute (directory); publish and
+--                                         (SQL with the published descriptions)    the server read its results
+--
+-- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
+-- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
+-- (evidence_30d, terms_90d, …) read the instant from atlas_compute_now(), i.e. the session variable
+-- atlas_now (`SET VARIABLE atlas_now = TIMESTAMP '…'`), falling back to the wall clock when unset.
+-- Rows dated after the instant are ignored, so a simulated clock can replay any moment.
+
+-- ---------------------------------------------------------------------------------------------------
+-- Helpers
+
+CREATE OR REPLACE MACRO atlas_compute_now() AS coalesce(getvariable('atlas_now')::TIMESTAMP, now()::TIMESTAMP);
+
+-- Interval name of a number of hours (check_interval): hourly 1, daily 24, weekly 168, monthly 720.
+CREATE OR REPLACE MACRO atlas_interval_name(h) AS CASE h WHEN 1 THEN 'hourly' WHEN 24 THEN 'daily' WHEN 168 THEN 'weekly' WHEN 720 THEN 'monthly' END;
+
+-- ISO-8601 UTC text of a TIMESTAMP (for JSON members).
+CREATE OR REPLACE MACRO atlas_iso(t) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: check kind. The kind of a check (by checks.rule) or of an operation (by operations.pass_rule)
+-- is read from its pass-rule id: reviewed/N → reviewed, x402… (x402-mainnet/N) → x402, mcp… (mcp-reach/N)
+-- → mcp, anything else → other.
+CREATE OR REPLACE MACRO atlas_check_kind(rule_id) AS
+  CASE WHEN rule_id LIKE 'reviewed/%' THEN 'reviewed' WHEN rule_id LIKE 'x402%' THEN 'x402' WHEN rule_id LIKE 'mcp%' THEN 'mcp' ELSE 'other' END;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: freshness at instant `at_instant`, from the time of the latest check and the interval in force:
+--   no_data  never checked (or no interval known);
+--   fresh    at_instant - latest_check_at <= 2 intervals (a check after the instant, i.e. clock
+--            skew, counts as fresh);
+--   stale    older.
+-- Exact integer arithmetic in microseconds, so an age of exactly two intervals is fresh.
+-- site/contract/freshness.ts is the same rule for the server's answer time (a test checks they agree).
+CREATE OR REPLACE MACRO atlas_freshness(latest_check_at, every_hours, at_instant) AS
+  CASE
+    WHEN latest_check_at IS NULL OR every_hours IS NULL THEN 'no_data'
+    WHEN epoch_us(at_instant) - epoch_us(latest_check_at) <= 2 * every_hours * 3600000000 THEN 'fresh'
+    ELSE 'stale'
+  END;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: operations counted in evidence: every operation of a reviewed service, the primary operation
+-- of a discovered one.
+CREATE OR REPLACE VIEW atlas_counted_operations AS
+SELECT o.service_id, o.id AS operation, o.is_primary, o.enabled, o.interval_hours, o.pass_rule, o.kind,
+  s.tier, s.monitoring_since
+FROM operations o JOIN services s ON s.id = o.service_id
+WHERE s.tier = 'reviewed' OR o.is_primary;
+
+-- Rule: expected checks per counted operation in the window [lo, hi]. For each stretch with one
+-- interval in force (history in interval_changes, changes up to hi; before the first recorded change,
+-- the interval it changed from, else the first recorded interval, else the interval in force now; from
+-- monitoring_since), expected = floor(length of the stretch clipped to the window and to the monitoring
+-- period / interval), summed over the stretches. Disabled operations expect nothing.
+CREATE OR REPLACE MACRO atlas_expected_checks(lo, hi) AS TABLE
+WITH ops AS (SELECT * FROM atlas_counted_operations),
+ic AS (
+  SELECT i.service_id, i.operation, i.changed_at, i.from_hours, i.to_hours,
+    row_number() OVER w AS rn,
+    lead(i.changed_at) OVER w AS next_at
+  FROM interval_changes i
+  WHERE i.changed_at <= hi
+  WINDOW w AS (PARTITION BY i.service_id, i.operation ORDER BY i.changed_at, (i.from_hours IS NULL) DESC)
+),
+stretches AS (
+  -- each recorded interval, in force from its change to the next change (or hi)
+  SELECT service_id, operation, changed_at AS start_at, next_at AS end_at, to_hours AS hours FROM ic
+  UNION ALL
+  -- before the first recorded change (or with no history at all)
+  SELECT o.service_id, o.operation, o.monitoring_since, f.changed_at, coalesce(f.from_hours, f.to_hours, o.interval_hours)
+  FROM ops o LEFT JOIN ic f ON f.service_id = o.service_id AND f.operation = o.operation AND f.rn = 1
+)
+SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.pass_rule,
+  coalesce(sum(CASE WHEN o.enabled AND st.hours > 0 THEN
+    greatest(0, epoch_us(least(coalesce(st.end_at, hi), hi)) - epoch_us(greatest(st.start_at, o.monitoring_since, lo)))
+      // (st.hours * 3600000000)
+  ELSE 0 END), 0)::BIGINT AS expected
+FROM ops o JOIN stretches st ON st.service_id = o.service_id AND st.operation = o.operation
+GROUP BY ALL;
+
+-- Rule: missed checks = expected minus checks that ran, never below 0 (per operation; shown
+-- separately, never counted as failures).
+CREATE OR REPLACE MACRO atlas_missed(expected, ran) AS greatest(0, coalesce(expected, 0) - coalesce(ran, 0));
+
+-- Rule: a report window [lo, hi) holds the events with lo <= t < hi, so adjacent weeks never count
+-- one event twice (the 30-day evidence window instead ends at the compute instant and includes it:
+-- view check_aggregates).
+CREATE OR REPLACE MACRO atlas_in_window(t, lo, hi) AS t >= lo AND t < hi;
+
+-- The checks that ran in a report window [lo, hi).
+CREATE OR REPLACE MACRO atlas_window_checks(lo, hi) AS TABLE
+SELECT * FROM checks c WHERE atlas_in_window(c.checked_at, lo, hi);
+
+-- Checks of every counted operation in a report window [lo, hi): ran and passed
+-- (atlas_window_checks), expected and missed as above.
+CREATE OR REPLACE MACRO atlas_operation_checks(lo, hi) AS TABLE
+WITH ran AS (
+  SELECT c.service_id, c.operation, count(*) AS ran, count(*) FILTER (WHERE c.passed) AS passed
+  FROM atlas_window_checks(lo, hi) c
+  GROUP BY ALL
+)
+SELECT e.service_id, e.operation, e.is_primary, e.enabled, e.pass_rule, e.expected,
+  coalesce(r.ran, 0)::BIGINT AS ran, coalesce(r.passed, 0)::BIGINT AS passed,
+  atlas_missed(e.expected, r.ran)::BIGINT AS missed
+FROM atlas_expected_checks(lo, hi) e
+LEFT JOIN ran r ON r.service_id = e.service_id AND r.operation = e.operation;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Per-operation figures from the raw checks at the compute instant (one pass over `checks`); the
+-- 30-day evidence window ends at the compute instant and includes it:
+--   probes                  checks that ever ran (checked_at <= now)
+--   checks_30d / passed_30d checks in [now - 30d, now] (and of those, passed)
+--   last_at                 time of the latest check
+--   last_pass_at            time of the latest passing check
+--   last_at_before_14d      time of the latest check at or before now - 14d
+-- `atlas compute` reads this once into a temporary table of the same name (which shadows this view
+-- for its connection), so schedule_targets and evidence_30d share one scan of the check table.
+CREATE OR REPLACE VIEW check_aggregates AS
+SELECT c.service_id, c.operation,
+  count(*) AS probes,
+  count(*) FILTER (WHERE c.checked_at >= atlas_compute_now() - INTERVAL 30 DAY) AS checks_30d,
+  count(*) FILTER (WHERE c.checked_at >= atlas_compute_now() - INTERVAL 30 DAY AND c.passed) AS passed_30d,
+  max(c.checked_at) AS last_at,
+  max(c.checked_at) FILTER (WHERE c.passed) AS last_pass_at,
+  max(c.checked_at) FILTER (WHERE c.checked_at <= atlas_compute_now() - INTERVAL 14 DAY) AS last_at_before_14d
+FROM checks c
+WHERE c.checked_at <= atlas_compute_now()
+GROUP BY c.service_id, c.operation;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: check intervals, schedule/1. One row per operation: the interval the rule gives now and why.
+-- First matching line wins:
+--   reviewed service             → fixed: call operations hourly (1), documentation daily (24)  reviewed_fixed
+--   discovered, not listed by its registry for 7 days (unlisted_at <= now - 7d)  → monthly      unlisted_7d
+--   discovered, every probe failed for 14 days: there is a probe at or before now - 14d and every
+--     probe since the latest of those failed (no pass at or after it)            → monthly      all_failed_14d
+--   discovered, fewer than 3 probes so far                                       → daily        new_until_third_probe
+--   discovered, registry payers in 30 days >= 100                                → hourly       payers_100_plus
+--   discovered, 5..99                                                            → daily        payers_5_to_99
+--   discovered, fewer than 5 or unknown                                          → weekly       payers_under_5
+-- The monthly lines stop applying as soon as their condition clears (a probe passes, the service is
+-- listed again), and the service moves back by the lines below them.
+CREATE OR REPLACE VIEW schedule_targets AS
+WITH p AS (SELECT atlas_compute_now() AS now),
+decided AS (
+  SELECT o.service_id, o.id AS operation, o.interval_hours AS current_hours,
+    CASE
+      WHEN s.tier = 'reviewed' THEN 'reviewed_fixed'
+      WHEN NOT o.is_primary THEN NULL
+      WHEN NOT s.listed AND s.unlisted_at <= p.now - INTERVAL 7 DAY THEN 'unlisted_7d'
+      WHEN h.last_at_before_14d IS NOT NULL AND coalesce(h.last_pass_at < h.last_at_before_14d, true) THEN 'all_failed_14d'
+      WHEN coalesce(h.probes, 0) < 3 THEN 'new_until_third_probe'
+      WHEN s.registry_payers_30d >= 100 THEN 'payers_100_plus'
+      WHEN s.registry_payers_30d >= 5 THEN 'payers_5_to_99'
+      ELSE 'payers_under_5'
+    END AS reason,
+    o.kind
+  FROM operations o
+  JOIN services s ON s.id = o.service_id
+  LEFT JOIN check_aggregates h ON h.service_id = o.service_id AND h.operation = o.id, p
+)
+SELECT service_id, operation, current_hours,
+  CASE reason
+    WHEN 'reviewed_fixed' THEN CASE WHEN kind = 'documentation' THEN 24 ELSE 1 END
+    WHEN 'unlisted_7d' THEN 720
+    WHEN 'all_failed_14d' THEN 720
+    WHEN 'new_until_third_probe' THEN 24
+    WHEN 'payers_100_plus' THEN 1
+    WHEN 'payers_5_to_99' THEN 24
+    WHEN 'payers_under_5' THEN 168
+    ELSE current_hours
+  END AS target_hours,
+  'schedule/1' AS rule,
+  reason
+FROM decided;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Evidence per service over the 30 days ending at the compute instant (docs/CONTRACTS.md "Compute
+-- outputs"). Counted operations: atlas_counted_operations.
+--   checks_30d / passed_30d: checks with now - 30d <= checked_at <= now (view check_aggregates).
+--   missed_30d: per operation atlas_missed(atlas_expected_checks over [now - 30d, now], checks_30d),
+--     summed over operations.
+--   pass_rate: passed_30d / checks_30d, null without checks.
+--   freshness, last_check, latest_passed: from the primary operation's latest check and its current
+--     interval (atlas_freshness at now).
+--   limited_evidence: monitoring_since later than now - 30d.
+CREATE OR REPLACE VIEW evidence_30d AS
+WITH p AS (SELECT atlas_compute_now() AS now),
+per_op AS (
+  SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.interval_hours,
+    coalesce(a.checks_30d, 0) AS checks_30d, coalesce(a.passed_30d, 0) AS passed_30d,
+    atlas_missed(e.expected, a.checks_30d) AS missed_30d, a.last_at
+  FROM atlas_counted_operations o
+  LEFT JOIN atlas_expected_checks(atlas_compute_now() - INTERVAL 30 DAY, atlas_compute_now()) e
+    ON e.service_id = o.service_id AND e.operation = o.operation
+  LEFT JOIN check_aggregates a ON a.service_id = o.service_id AND a.operation = o.operation
+),
+per_service AS (
+  SELECT service_id,
+    count(*) FILTER (WHERE enabled) AS operations,
+    sum(checks_30d) AS checks_30d, sum(passed_30d) AS passed_30d, sum(missed_30d) AS missed_30d,
+    any_value(operation) FILTER (WHERE is_primary) AS primary_operation,
+    max(interval_hours) FILTER (WHERE is_primary) AS primary_hours,
+    max(last_at) FILTER (WHERE is_primary) AS last_at
+  FROM per_op GROUP BY ALL
+),
+last_row AS (
+  SELECT c.service_id, c.operation, c.checked_at, c.status, c.passed, c.reason, c.latency_ms, c.rule
+  FROM checks c JOIN per_service ps ON ps.service_id = c.service_id AND ps.primary_operation = c.operation AND ps.last_at = c.checked_at
+  QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.slot DESC) = 1
+)
+SELECT s.id AS service_id,
+  coalesce(ps.operations, 0)::INTEGER AS operations,
+  ps.primary_hours::INTEGER AS check_interval_hours,
+  atlas_interval_name(ps.primary_hours) AS check_interval,
+  'schedule/1' AS check_interval_rule,
+  s.monitoring_since,
+  round(greatest(0, epoch(p.now) - epoch(s.monitoring_since)) / 86400, 3)::DOUBLE AS monitoring_days,
+  s.monitoring_since > p.now - INTERVAL 30 DAY AS limited_evidence,
+  coalesce(ps.checks_30d, 0)::INTEGER AS checks_30d,
+  coalesce(ps.passed_30d, 0)::INTEGER AS passed_30d,
+  coalesce(ps.missed_30d, 0)::INTEGER AS missed_30d,
+  CASE WHEN coalesce(ps.checks_30d, 0) > 0 THEN ps.passed_30d / ps.checks_30d END::DOUBLE AS pass_rate,
+  atlas_freshness(ps.last_at, ps.primary_hours, p.now) AS freshness,
+  ps.last_at AS last_check_at,
+  CASE WHEN lr.service_id IS NOT NULL THEN to_json({
+    'checked_at': atlas_iso(lr.checked_at), 'operation': lr.operation, 'status': lr.status, 'passed': lr.passed,
+    'reason': lr.reason, 'latency_ms': lr.latency_ms, 'rule': lr.rule}) END AS last_check,
+  lr.passed AS latest_passed
+FROM services s
+CROSS JOIN p
+LEFT JOIN per_service ps ON ps.service_id = s.id
+LEFT JOIN last_row lr ON lr.service_id = s.id;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Payment-term observations of the primary operation (discovered services have exactly one,
+-- id 'primary') up to now, each with the previous valid observation (LAG by observed_at). Only valid
+-- payment requests are rows of payment_terms, so a probe without one neither counts as a change nor
+-- resets the history. is_change: terms_hash differs from the previous valid observation's.
+CREATE OR REPLACE VIEW terms_observations AS
+SELECT t.service_id, t.operation, t.slot, t.observed_at, t.terms_hash, prev_hash, prev_slot,
+  prev_hash IS NOT NULL AND t.terms_hash <> prev_hash AS is_change
+FROM (
+  SELECT *, lag(terms_hash) OVER w AS prev_hash, lag(slot) OVER w AS prev_slot
+  FROM payment_terms
+  WHERE operation = 'primary' AND observed_at <= atlas_compute_now()
+  WINDOW w AS (PARTITION BY service_id ORDER BY observed_at, slot)
+) t;
+
+-- Per service: the span of valid observations of the primary operation up to now, and whether the
+-- terms varied at all. `atlas compute` reads this once into a temporary table of the same name
+-- (shadowing this view for its connection) for terms_90d.
+CREATE OR REPLACE VIEW terms_spans AS
+SELECT service_id, operation, min(observed_at) AS first_at, max(observed_at) AS latest_at,
+  min(terms_hash) <> max(terms_hash) AS varied
+FROM payment_terms
+WHERE operation = 'primary' AND observed_at <= atlas_compute_now()
+GROUP BY service_id, operation;
+
+-- Rule: payment-term changes and their kinds, for discovered services' primary operation, from the
+-- valid observations with observed_at <= hi. A change is an observation whose terms_hash differs from
+-- the previous valid observation's (over all history up to hi: a change at time t depends only on
+-- observations before it, so any window [lo, hi) selects its changes with lo <= changed_at < hi). The
+-- compared offer set is scheme, network, asset, amount, payTo hash, timeout and protocol version; kinds,
+-- one or more of:
+--   price            an amount differs for a (scheme, network, asset) offered in both
+--   network_added    a network offered now that was not before
+--   network_removed  a network offered before that is not now
+--   asset            on a network offered in both, the set of assets differs
+--   pay_to           the set of receiving-address hashes differs
+--   scheme           the set of schemes differs
+--   version          the x402 protocol version differs
+--   other            the timeout differs, or the hash differs for no reason above
+-- Only services whose terms varied at all up to hi are compared (a service with one set of terms has
+-- no change to find).
+CREATE OR REPLACE MACRO atlas_terms_change_events(hi) AS TABLE
+WITH varying AS (
+  SELECT t.service_id FROM payment_terms t
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+  GROUP BY t.service_id HAVING min(t.terms_hash) <> max(t.terms_hash)
+),
+obs AS (
+  SELECT t.service_id, t.observed_at, t.terms_hash, t.x402_version, t.networks, t.schemes, t.assets, t.pay_to_hashes, t.amounts, t.timeouts,
+    lag(t.terms_hash) OVER w AS prev_hash,
+    lag(t.x402_version) OVER w AS prev_version,
+    lag(t.networks) OVER w AS prev_networks,
+    lag(t.schemes) OVER w AS prev_schemes,
+    lag(t.assets) OVER w AS prev_assets,
+    lag(t.pay_to_hashes) OVER w AS prev_pay_to_hashes,
+    lag(t.amounts) OVER w AS prev_amounts,
+    lag(t.timeouts) OVER w AS prev_timeouts
+  FROM payment_terms t SEMI JOIN varying v ON v.service_id = t.service_id
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+  WINDOW w AS (PARTITION BY t.service_id ORDER BY t.observed_at, t.slot)
+),
+pairs AS (
+  SELECT o.*, o.observed_at AS changed_at
+  FROM obs o JOIN services s ON s.id = o.service_id AND s.tier = 'discovered'
+  WHERE o.prev_hash IS NOT NULL AND o.terms_hash <> o.prev_hash
+),
+classified AS (
+  SELECT *,
+    list_filter([
+      CASE WHEN len(list_filter(amounts, a -> NOT list_contains(prev_amounts, a)
+              AND list_contains(list_transform(prev_amounts, b -> split_part(b, '=', 1)), split_part(a, '=', 1)))) > 0 THEN 'price' END,
+      CASE WHEN len(list_filter(networks, n -> NOT list_contains(prev_networks, n))) > 0 THEN 'network_added' END,
+      CASE WHEN len(list_filter(prev_networks, n -> NOT list_contains(networks, n))) > 0 THEN 'network_removed' END,
+      CASE WHEN len(list_filter(assets, a -> list_contains(prev_networks, split_part(a, '|', 1)) AND NOT list_contains(prev_assets, a))) > 0
+             OR len(list_filter(prev_assets, a -> list_contains(networks, split_part(a, '|', 1)) AND NOT list_contains(assets, a))) > 0 THEN 'asset' END,
+      CASE WHEN pay_to_hashes <> prev_pay_to_hashes THEN 'pay_to' END,
+      CASE WHEN schemes <> prev_schemes THEN 'scheme' END,
+      CASE WHEN x402_version <> prev_version THEN 'version' END
+    ], k -> k IS NOT NULL) AS specific_kinds
+  FROM pairs
+)
+SELECT service_id, changed_at,
+  CASE WHEN len(specific_kinds) = 0 OR timeouts <> prev_timeouts THEN list_append(specific_kinds, 'other') ELSE specific_kinds END AS kinds
+FROM classified;
+
+-- Every change up to the compute instant. `atlas compute` reads this once into a temporary table of
+-- the same name (shadowing this view for its connection): the rows of `terms_changes` and the input
+-- of terms_90d.
+CREATE OR REPLACE VIEW terms_change_events AS
+SELECT * FROM atlas_terms_change_events(atlas_compute_now());
+
+-- Payment terms over 90 days per discovered service with at least one valid observation (payment_terms
+-- of the contract).
+--   current_since       the first observation of the current terms: the last change, else the first observation
+--   changes_30d / _90d  changes with observed_at in (now - 30d, now] / (now - 90d, now]
+--   pay_to_changes_90d  changes in 90 days whose kinds include pay_to
+--   last_change_at / last_change_kinds  the latest change ever observed ([] when none)
+--   window_start        max(first observation, now - 90d)
+--   limited             tracking (since the first valid observation) has run less than 90 days
+--   latest_*            the latest valid observation; latest_mainnet: it offers a known mainnet (table networks)
+CREATE OR REPLACE VIEW terms_90d AS
+WITH p AS (SELECT atlas_compute_now() AS now),
+mainnet_ids AS (SELECT coalesce(list(id), []) AS ids FROM networks WHERE mainnet),
+span AS (
+  SELECT a.service_id, a.operation, a.first_at, a.latest_at
+  FROM terms_spans a JOIN services s ON s.id = a.service_id AND s.tier = 'discovered'
+),
+latest AS (
+  SELECT t.service_id, t.networks
+  FROM payment_terms t JOIN span ON span.service_id = t.service_id AND span.operation = t.operation AND span.latest_at = t.observed_at
+  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.slot DESC) = 1
+),
+ch AS (
+  SELECT c.service_id,
+    count(*) FILTER (WHERE c.changed_at > p.now - INTERVAL 30 DAY) AS changes_30d,
+    count(*) FILTER (WHERE c.changed_at > p.now - INTERVAL 90 DAY) AS changes_90d,
+    count(*) FILTER (WHERE c.changed_at > p.now - INTERVAL 90 DAY AND list_contains(c.kinds, 'pay_to')) AS pay_to_changes_90d,
+    max(c.changed_at) AS last_change_at,
+    arg_max(c.kinds, c.changed_at) AS last_change_kinds
+  FROM terms_change_events c, p
+  GROUP BY ALL
+)
+SELECT span.service_id,
+  coalesce(ch.last_change_at, span.first_at) AS current_since,
+  coalesce(ch.changes_30d, 0)::INTEGER AS changes_30d,
+  coalesce(ch.changes_90d, 0)::INTEGER AS changes_90d,
+  coalesce(ch.pay_to_changes_90d, 0)::INTEGER AS pay_to_changes_90d,
+  ch.last_change_at,
+  coalesce(ch.last_change_kinds, []::VARCHAR[]) AS last_change_kinds,
+  greatest(span.first_at, p.now - INTERVAL 90 DAY) AS window_start,
+  span.first_at > p.now - INTERVAL 90 DAY AS limited,
+  l.networks AS latest_networks,
+  list_has_any(l.networks, (SELECT ids FROM mainnet_ids)) AS latest_mainnet,
+  span.latest_at AS latest_observed_at
+FROM span CROSS JOIN p
+LEFT JOIN ch ON ch.service_id = span.service_id
+LEFT JOIN latest l ON l.service_id = span.service_id;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: price and networks with their sources, per service, at instant hi:
+--   price_usd / price_source  discovered: the registry's lowest price on a known MAINNET stablecoin
+--                             (services.registry_price_usd; ingest converts with
+--                             pipeline/x402/networks.ts usdPrice, where a test-network token is not a
+--                             dollar) → 'registry'; reviewed: the operator's stated price → 'operator';
+--                             else null / null. Never a measured charge.
+--   networks / networks_source  the networks of the latest valid payment request observed up to hi
+--                             (discovered: of the primary operation; reviewed: of any operation) →
+--                             'observed'; else the registry's → 'registry'; else the operator's →
+--                             'operator'. With none known: [] and the source that would hold them
+--                             (reviewed 'operator', discovered 'registry').
+--   mainnet                   true when any of those networks is a known mainnet (table networks),
+--                             false when networks are known but none is, null when none is known.
+--   provider_endpoints        tracked services on the same host (itself included).
+--   templated_url             ingest's flag, or a URL containing '/:', '{' or '%7B' (a placeholder).
+CREATE OR REPLACE MACRO atlas_price_networks(hi) AS TABLE
+WITH mainnet_ids AS (SELECT coalesce(list(id), []) AS ids FROM networks WHERE mainnet),
+counted_terms AS (
+  SELECT t.service_id, t.operation, t.slot, t.observed_at, t.networks
+  FROM payment_terms t JOIN services s ON s.id = t.service_id
+  WHERE t.observed_at <= hi AND (s.tier <> 'discovered' OR t.operation = 'primary')
+),
+latest_at AS (SELECT service_id, max(observed_at) AS observed_at FROM counted_terms GROUP BY service_id),
+-- the latest observation; among several at that time, the latest slot, then the first operation
+latest_obs AS (
+  SELECT t.service_id, t.networks
+  FROM counted_terms t JOIN latest_at l ON l.service_id = t.service_id AND l.observed_at = t.observed_at
+  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.slot DESC, t.operation) = 1
+),
+hosts AS (SELECT host, count(*) AS n FROM services GROUP BY host),
+chosen AS (
+  SELECT s.id AS service_id, s.tier, s.host, s.url, s.templated_url,
+    CASE WHEN s.tier = 'discovered' THEN s.registry_price_usd ELSE s.operator_price_usd END AS price_usd,
+    CASE
+      WHEN len(coalesce(o.networks, [])) > 0 THEN o.networks
+      WHEN len(s.registry_networks) > 0 THEN s.registry_networks
+      WHEN len(s.operator_networks) > 0 THEN s.operator_networks
+      ELSE []::VARCHAR[]
+    END AS networks,
+    CASE
+      WHEN len(coalesce(o.networks, [])) > 0 THEN 'observed'
+      WHEN len(s.registry_networks) > 0 THEN 'registry'
+      WHEN len(s.operator_networks) > 0 THEN 'operator'
+      WHEN s.tier = 'reviewed' THEN 'operator'
+      ELSE 'registry'
+    END AS networks_source
+  FROM services s LEFT JOIN latest_obs o ON o.service_id = s.id
+)
+SELECT c.service_id,
+  c.price_usd::DOUBLE AS price_usd,
+  CASE WHEN c.price_usd IS NULL THEN NULL WHEN c.tier = 'discovered' THEN 'registry' ELSE 'operator' END AS price_source,
+  c.networks,
+  c.networks_source,
+  CASE WHEN len(c.networks) = 0 THEN NULL ELSE list_has_any(c.networks, (SELECT ids FROM mainnet_ids)) END AS mainnet,
+  h.n::INTEGER AS provider_endpoints,
+  (c.templated_url OR contains(c.url, '/:') OR contains(c.url, '{') OR contains(lower(c.url), '%7b')) AS templated_url
+FROM chosen c JOIN hosts h ON h.host = c.host;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Latest directory evaluation per service (rule listing-criteria/1; history in `directory`).
+-- Every full evaluation covers every tracked service, so the latest one per service is at or after
+-- the last full evaluation: only that tail of the (append-only) history is read.
+CREATE OR REPLACE VIEW directory_current AS
+SELECT service_id, evaluated_at, in_directory, rule, scope, criteria
+FROM directory
+WHERE evaluated_at >= (SELECT coalesce(max(evaluated_at), TIMESTAMP '1970-01-01') FROM directory WHERE scope = 'full')
+QUALIFY row_number() OVER (PARTITION BY service_id ORDER BY evaluated_at DESC) = 1;

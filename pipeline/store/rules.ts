@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from './store.ts';
+
+/**
+ * The rules file (rules.sql next to this module): the one home of every rule that produces a
+ * published figure, as DuckDB macros and views (docs/CONTRACTS.md "Rules"). It holds no table and is
+ * not a migration: every statement is CREATE OR REPLACE and the file runs whenever the database is
+ * opened, so the definitions in a database are always the ones of the code that opened it.
+ *
+ * - Read-write open: after the migrations (migrate() applies it too, for a database it just created
+ *   or upgraded), the definitions are persisted, replacing those of an older version.
+ * - Read-only open (`atlas sql`, researchers): DuckDB lets a read-only database create TEMP macros
+ *   and views, which shadow the persisted ones for that connection. So a read-only reader sees the
+ *   rules of its own code even when the file was last written by another version.
+ * - A database whose migrations are not all applied yet gets no rules on open (views are bound when
+ *   created, and their tables may not exist yet); migrate() applies them once it is up to date.
+ */
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const RULES_FILE = join(HERE, 'rules.sql');
+
+let cached: string | undefined;
+/** The rules file's text (read once per process). */
+export function rulesSql(): string {
+  cached ??= readFileSync(RULES_FILE, 'utf8');
+  return cached;
+}
+
+/** The same statements as TEMP definitions (for a read-only connection). */
+export function tempRulesSql(): string {
+  return rulesSql().replace(/\bCREATE OR REPLACE (MACRO|VIEW)\b/g, 'CREATE OR REPLACE TEMP $1');
+}
+
+/** (Re-)create every rule: persisted on a read-write connection, TEMP on a read-only one. */
+export async function applyRules(store: Store, opts: { readOnly?: boolean } = {}): Promise<void> {
+  await store.run(opts.readOnly ? tempRulesSql() : rulesSql());
+}
+
+const migrationVersions = (): number[] =>
+  readdirSync(join(HERE, 'migrations'))
+    .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
+    .map((f) => Number(f.slice(0, 3)));
+
+/** Whether every migration of this code is applied (the tables the rules read exist). */
+export async function isMigrated(store: Store): Promise<boolean> {
+  const [t] = await store.all<{ n: number }>(
+    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'schema_migrations'",
+  );
+  if (!Number(t?.n)) return false;
+  const done = new Set((await store.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+  return migrationVersions().every((v) => done.has(v));
+}
+
+/** On open: the rules, when the database is fully migrated (else migrate() applies them later). */
+export async function applyRulesOnOpen(store: Store, readOnly: boolean): Promise<void> {
+  if (await isMigrated(store)) await applyRules(store, { readOnly });
+}
