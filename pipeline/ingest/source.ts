@@ -37,7 +37,7 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
     let lastError = '';
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(retryDelayMs * attempt);
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(url, {
           method: 'GET',

@@ -134,10 +134,12 @@ export class CheckWriter {
     this.chain = this.chain
       .then(() => this.write(batch))
       .then(
-        () => batch.forEach((p) => p.resolve()),
+        () => {
+          for (const p of batch) p.resolve();
+        },
         (e) => {
           this.failure ??= e;
-          batch.forEach((p) => p.reject(e));
+          for (const p of batch) p.reject(e);
         },
       );
     return this.chain.then(() => {

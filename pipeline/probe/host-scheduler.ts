@@ -24,7 +24,10 @@ export async function runPerHost<T>(
   for (const it of items) {
     const h = hostOf(it);
     let q = hosts.get(h);
-    if (!q) hosts.set(h, (q = { items: [], next: 0, inFlight: 0, ready: false }));
+    if (!q) {
+      q = { items: [], next: 0, inFlight: 0, ready: false };
+      hosts.set(h, q);
+    }
     q.items.push(it);
   }
   const ready: HostQueue<T>[] = [];

@@ -19,7 +19,7 @@ const DISCOVERED_FIELDS = ['name', 'operator', 'tags', 'category', 'description'
 
 export function untrustedPaths(value: unknown, path = '$', out: string[] = []): string[] {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => untrustedPaths(v, `${path}[${i}]`, out));
+    for (const [i, v] of value.entries()) untrustedPaths(v, `${path}[${i}]`, out);
     return out;
   }
   if (value === null || typeof value !== 'object') return out;

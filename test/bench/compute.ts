@@ -52,11 +52,22 @@ function parseArgs(args: string[]): BenchOptions {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const v = args[i + 1];
-    if (a === '--services' && v) (o.services = Number(v)), i++;
-    else if (a === '--checks-per-service' && v) (o.checksPerService = Number(v)), i++;
-    else if (a === '--terms' && v) (o.terms = Number(v)), i++;
-    else if (a === '--keep' && v) (o.keep = v), i++;
-    else if (a === '--repeat' && v) (o.repeat = Math.max(1, Number(v))), i++;
+    if (a === '--services' && v) {
+      o.services = Number(v);
+      i++;
+    } else if (a === '--checks-per-service' && v) {
+      o.checksPerService = Number(v);
+      i++;
+    } else if (a === '--terms' && v) {
+      o.terms = Number(v);
+      i++;
+    } else if (a === '--keep' && v) {
+      o.keep = v;
+      i++;
+    } else if (a === '--repeat' && v) {
+      o.repeat = Math.max(1, Number(v));
+      i++;
+    }
   }
   return o;
 }

@@ -46,7 +46,15 @@ async function startFleetChild(size: number, seed: number, timeoutMs: number) {
     child.once('message', (m) => resolve(m as { port: number; endpoints: Endpoint[] }));
     child.once('exit', (code) => reject(new Error(`fleet child exited with ${code}`)));
   });
-  return { ...info, close: () => new Promise<void>((r) => (child.connected ? (child.once('exit', () => r()), child.send('close')) : r())) };
+  return {
+    ...info,
+    close: () =>
+      new Promise<void>((r) => {
+        if (!child.connected) return r();
+        child.once('exit', () => r());
+        child.send('close');
+      }),
+  };
 }
 
 async function seed(store: Store, endpoints: Endpoint[], dir: string): Promise<void> {
@@ -87,7 +95,12 @@ function startBareChild() {
         child.once('exit', (code) => reject(new Error(`bare child exited with ${code}`)));
         child.send(job);
       }),
-    close: () => new Promise<void>((r) => (child.connected ? (child.once('exit', () => r()), child.disconnect()) : r())),
+    close: () =>
+      new Promise<void>((r) => {
+        if (!child.connected) return r();
+        child.once('exit', () => r());
+        child.disconnect();
+      }),
   };
 }
 
@@ -113,7 +126,12 @@ function startRunnerChild(dir: string, now: Date, heapMb: number) {
         child.once('exit', (code) => reject(new Error(`probe runner exited with ${code}`)));
         child.send(job);
       }),
-    close: () => new Promise<void>((r) => (child.connected ? (child.once('exit', () => r()), child.disconnect()) : r())),
+    close: () =>
+      new Promise<void>((r) => {
+        if (!child.connected) return r();
+        child.once('exit', () => r());
+        child.disconnect();
+      }),
   };
 }
 

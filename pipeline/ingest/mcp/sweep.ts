@@ -92,6 +92,6 @@ export async function sweepMcpUrl(fetchJson: JsonFetcher, base: string, opts: Mc
 /** A snapshot file holds every page as saved: read them all in order; complete by definition. */
 export function sweepMcpPages(docs: readonly unknown[], origin: string): McpSweep {
   const c = new Collector();
-  docs.forEach((doc, i) => c.add(parseMcpPage(doc, `${origin}: page ${i + 1}`)));
+  for (const [i, doc] of docs.entries()) c.add(parseMcpPage(doc, `${origin}: page ${i + 1}`));
   return { entries: [...c.byName.values()], invalid_item: c.invalid, pages: docs.length, rows: c.rows, complete: true };
 }

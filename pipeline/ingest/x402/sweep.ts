@@ -113,6 +113,6 @@ export async function sweepX402Url(fetchJson: JsonFetcher, base: string, opts: X
 /** A snapshot file is the whole registry as saved: every page in it, in order; complete by definition. */
 export function sweepX402Pages(docs: readonly unknown[], origin: string): X402Sweep {
   const c = new Collector();
-  docs.forEach((doc, i) => c.add(parseX402Page(doc, `${origin}: page ${i + 1}`)));
+  for (const [i, doc] of docs.entries()) c.add(parseX402Page(doc, `${origin}: page ${i + 1}`));
   return { items: c.items(), pages: docs.length, rows: c.rows, duplicates: c.duplicates, complete: true };
 }

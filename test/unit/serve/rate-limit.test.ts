@@ -69,7 +69,12 @@ describe('request rate limits', () => {
   });
 
   it('switched off: no limit and no RateLimit headers', async () => {
-    h = await harness({ config: (c) => ((c.serve.rateLimits.enabled = false), (c.serve.rateLimits.anonymousPerMinute = 1)) });
+    h = await harness({
+      config: (c) => {
+        c.serve.rateLimits.enabled = false;
+        c.serve.rateLimits.anonymousPerMinute = 1;
+      },
+    });
     for (let i = 0; i < 5; i++) {
       const r = await h.req('/api/v1/services');
       expect(r.status).toBe(200);
