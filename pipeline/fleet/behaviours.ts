@@ -1,4 +1,5 @@
 import type { Expected, ExpectedReason, HttpMethod } from './types.ts';
+import { isReal402Behaviour, real402Expected, real402Id, type Real402Behaviour } from './real-402.ts';
 import { inOutage, type Timeline } from './timeline.ts';
 
 /**
@@ -59,7 +60,8 @@ export const MCP_BEHAVIOURS = [
 
 export type X402Behaviour = (typeof X402_BEHAVIOURS)[number];
 export type McpBehaviour = (typeof MCP_BEHAVIOURS)[number];
-export type BehaviourName = X402Behaviour | McpBehaviour;
+/** `real-402:<id>`: a real 402 response loaded at run time (real-402.ts); only with `real402` fleet options. */
+export type BehaviourName = X402Behaviour | McpBehaviour | Real402Behaviour;
 
 export const isX402Behaviour = (b: string): b is X402Behaviour => (X402_BEHAVIOURS as readonly string[]).includes(b);
 export const isMcpBehaviour = (b: string): b is McpBehaviour => (MCP_BEHAVIOURS as readonly string[]).includes(b);
@@ -79,6 +81,7 @@ export function behaviourMethod(b: BehaviourName): HttpMethod {
  */
 export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs = false): Expected {
   if (hangs) return TIMEOUT;
+  if (isReal402Behaviour(b)) return real402Expected(real402Id(b));
   switch (b) {
     case 'x402-v2':
     case 'x402-v2-multi':

@@ -12,3 +12,13 @@ export * from './hostile.ts';
 export { INVALID_BASE64_HEADER, PRIVATE_REDIRECTS } from './respond-x402.ts';
 export { DEFAULT_DOCS, docPage, type DocSpec } from './docs.ts';
 export { fleetListings, writeFleetListings, type FleetListing, type ListingInput } from './listings.ts';
+export {
+  loadReal402Responses,
+  parseReal402Examples,
+  realdataDir,
+  REAL_402_EXPECTED,
+  REAL_402_FILE,
+  isReal402Behaviour,
+  type Real402Response,
+  type Real402Behaviour,
+} from './real-402.ts';

@@ -3,7 +3,8 @@ import { expectedVerdict, type BehaviourName } from './behaviours.ts';
 import { INITIALLY_DELISTED } from './catalogue.ts';
 import { currentDoc, DEFAULT_DOCS, docExpected, type DocSpec } from './docs.ts';
 import { planFleet } from './generate.ts';
-import type { EndpointSpec } from './plan.ts';
+import { makeSpec, type EndpointSpec } from './plan.ts';
+import { real402Expected, REAL_402_PREFIX, type Real402Response } from './real-402.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState, type HostEntry } from './state.ts';
 import { defaultTimeline } from './timeline.ts';
 import type { DocOverride, Expected, Fleet, FleetDoc, FleetEndpoint, FleetOptions, X402RegistryQuirks } from './types.ts';
@@ -105,9 +106,23 @@ function indexHosts(specs: EndpointSpec[]): Map<string, HostEntry> {
   return hosts;
 }
 
+/**
+ * One endpoint per real 402 response, after the plan: its own host `real-402-<id>`, the quoted path
+ * and method. An id without a decided verdict is refused here, before anything listens.
+ */
+function real402Specs(responses: readonly Real402Response[], first: number): EndpointSpec[] {
+  return responses.map((r, i) => {
+    real402Expected(r.id);
+    const label = `real-402-${r.id}`;
+    return { ...makeSpec(first + i, label, `${REAL_402_PREFIX}${r.id}`, label, r.path), method: r.method };
+  });
+}
+
 export function createState(opts: FleetOptions, ports: { port: number; deadPort: number }): FleetState {
   const epoch = opts.epoch ?? opts.clock();
   const specs = planFleet(opts.size, opts.seed ?? 1, opts.latency);
+  const real = opts.real402 ?? [];
+  specs.push(...real402Specs(real, specs.length));
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name)) throw new Error(`fleet: duplicate endpoint name ${s.name}`);
@@ -132,6 +147,7 @@ export function createState(opts: FleetOptions, ports: { port: number; deadPort:
     docsByName: new Map(docs.map((d) => [d.name, d])),
     docOverrides: new Map(),
     quirks: { ...DEFAULT_QUIRKS, ...opts.registryQuirks },
+    real402: new Map(real.map((r) => [r.id, r])),
     requests: 0,
   };
   for (const n of INITIALLY_DELISTED) if (names.has(n)) state.unlisted.set(n, new Date(epoch.getTime() - 3 * DAY_MS));

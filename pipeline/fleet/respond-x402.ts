@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { X402Behaviour } from './behaviours.ts';
 import { encodeHeader, offersAt, paymentRequiredV1, paymentRequiredV2, v1StyleOf } from './payment.ts';
 import type { EndpointSpec } from './plan.ts';
+import { isReal402Behaviour, real402Id } from './real-402.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
 import { inOutage } from './timeline.ts';
 
@@ -61,7 +62,19 @@ export function endlessSse(res: ServerResponse, intervalMs: number): void {
   res.once('close', () => clearInterval(t));
 }
 
+/** A real 402 response (real-402.ts): the quoted status, header lines and body bytes, nothing added but framing. */
+function sendReal402(state: FleetState, spec: EndpointSpec, res: ServerResponse): void {
+  const id = real402Id(spec.behaviour as `real-402:${string}`);
+  const r = state.real402.get(id);
+  if (!r) throw new Error(`no real 402 response loaded for ${id}`);
+  send(res, r.status, r.headers, r.body);
+}
+
 export function respondX402(state: FleetState, spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): void {
+  if (isReal402Behaviour(spec.behaviour)) {
+    sendReal402(state, spec, res);
+    return;
+  }
   const now = state.clock();
   const url = resourceUrl(state, spec, req);
   const b = spec.behaviour as X402Behaviour;

@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.ts';
 import type { DocSpec } from './docs.ts';
 import type { HeaderEncoding } from './payment.ts';
 import type { EndpointSpec } from './plan.ts';
+import type { Real402Response } from './real-402.ts';
 import type { Timeline } from './timeline.ts';
 import type { DocOverride, X402RegistryQuirks } from './types.ts';
 
@@ -39,6 +40,8 @@ export interface FleetState {
   docsByName: Map<string, DocSpec>;
   docOverrides: Map<string, DocOverride>;
   quirks: X402RegistryQuirks;
+  /** Real 402 responses by id (behaviour `real-402:<id>`); empty unless given at start. */
+  real402: Map<string, Real402Response>;
   requests: number;
 }
 

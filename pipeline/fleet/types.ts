@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { BehaviourName } from './behaviours.ts';
+import type { Real402Response } from './real-402.ts';
 import type { Timeline } from './timeline.ts';
 
 /**
@@ -75,6 +76,12 @@ export interface FleetOptions {
    * encodePaymentRequiredHeader) or `buffer` (Node's encoder; byte-identical, much cheaper).
    */
   headerEncoding?: 'x402-core' | 'buffer';
+  /**
+   * Real 402 responses to serve, one endpoint each (behaviour `real-402:<id>`, host and name
+   * `real-402-<id>`, appended after the plan). Load them with `loadReal402Responses()`; they are read
+   * at run time and never part of the fleet itself. Default: none.
+   */
+  real402?: readonly Real402Response[];
 }
 
 export interface FleetEndpoint {

@@ -21,6 +21,7 @@ export interface WireOptions {
   sseIntervalMs?: number;
   registryQuirks?: FleetOptions['registryQuirks'];
   headerEncoding?: FleetOptions['headerEncoding'];
+  real402?: FleetOptions['real402'];
 }
 
 export interface StartMessage {
