@@ -24,7 +24,7 @@ export interface AppDeps {
   log: Logger;
   site: SiteHolder;
   writes: WriteStore;
-  /** Search results per (generation, normalized query), up to 5 minutes (spec 2.1 rule 1). */
+  /** Search results per (generation, normalized query), up to 5 minutes (docs/design.md, search results). */
   searchCache: ResultCache<ServiceList>;
   details: DetailCache;
   /** Randomness for key values and ids (injectable for tests). */

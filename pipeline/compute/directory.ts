@@ -23,7 +23,7 @@ export type Criterion = CriterionResult;
 
 export type DirectoryScope = 'full' | 'changed';
 
-/** The spec's hourly rule: a full evaluation is due when the last one is an hour old or there is none. */
+/** The API's hourly rule (docs/design.md, directory membership): a full evaluation is due when the last one is an hour old or none. */
 export const FULL_EVALUATION_EVERY_MS = HOUR_MS;
 
 export async function lastFullEvaluation(store: Store): Promise<Date | null> {
@@ -54,7 +54,7 @@ function criterion(id: CriterionId, applies: string, passed: string, value: stri
 }
 
 /**
- * Which services an evaluation covers. full: every service. changed (spec 2.1 rule 2, every five
+ * Which services an evaluation covers. full: every service. changed (docs/design.md, directory membership; every five
  * minutes): services never evaluated, placed or updated since their last evaluation
  * (created_at / updated_at), or checked since it.
  */
@@ -68,7 +68,7 @@ const TARGETS = (scope: DirectoryScope, now: string) =>
        WHERE c.checked_at > (SELECT min(evaluated_at) FROM last_eval) AND c.checked_at > l.evaluated_at AND c.checked_at <= ${now}`;
 
 /**
- * listing-criteria/1 (DESIGN.md), over the materialized evidence and terms_summary of this run:
+ * listing-criteria/1 (docs/design.md, "Rules the API leaves to us"), over the materialized evidence and terms_summary of this run:
  *   1 checks_30d >= 3; 2 freshness = fresh; 3 pass_rate >= 0.8 (null fails);
  *   4 discovered only: listed = true and MCP status not 'deleted';
  *   5 discovered x402 only: the latest valid payment request offers a mainnet network (none seen fails);

@@ -1,7 +1,7 @@
 import { NETWORKS, isMainnet, toCaip2 } from '../x402/networks.ts';
 import type { Store } from '../store/store.ts';
 
-/** Non-standard ids seen in the wild (REFERENCE.md) that networks.ts maps to CAIP-2. */
+/** Non-standard ids seen in the wild (docs/reference.md, Networks and prices) that networks.ts maps to CAIP-2. */
 const EXTRA_IDS = ['solana:mainnet', 'solana:devnet', 'solana:testnet'];
 
 export interface NetworkRow {

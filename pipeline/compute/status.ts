@@ -6,7 +6,7 @@ import { dbTimeToIso, type Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
 /**
- * The service's own scheduled jobs and how often each is due (our choice; the spec leaves it open):
+ * The service's own scheduled jobs and how often each is due (our choice; the API leaves it open):
  * probe, compute and publish hourly (the five-minute cycle runs them when their hourly slot has come),
  * docs daily, report weekly. Slots are epoch-aligned like check slots (pipeline/core/slots.ts).
  */

@@ -1,7 +1,7 @@
 import { AtlasError } from './errors.ts';
 
 /**
- * The clock is a parameter (DESIGN.md decision 3): every time rule reads an injected `now`.
+ * The clock is a parameter (docs/design.md, decision 3): every time rule reads an injected `now`.
  * A Clock returns the current instant; tests and `--now` pass a fixed one.
  */
 export type Clock = () => Date;

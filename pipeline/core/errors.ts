@@ -22,7 +22,7 @@ export class AtlasError extends Error {
 
 export const isAtlasError = (e: unknown): e is AtlasError => e instanceof AtlasError;
 
-/** CLI contract (DESIGN.md): 0 done; 1 failed; 2 bad usage or input. */
+/** CLI contract (README, Commands): 0 done; 1 failed; 2 bad usage or input. */
 export function exitCodeFor(code: ErrorCode): 1 | 2 {
   switch (code) {
     case 'bad_usage':

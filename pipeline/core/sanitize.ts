@@ -1,5 +1,5 @@
 /**
- * Untrusted text (DESIGN.md decision 6): registry names, descriptions and tags are third-party data.
+ * Untrusted text (docs/design.md, decision 6): registry names, descriptions and tags are third-party data.
  * One sanitizer: control and bidi characters removed, whitespace collapsed, length capped.
  * The result is stored and shown as data; it is never interpreted (HTML is escaped where rendered).
  */
@@ -21,7 +21,7 @@ export function sanitizeText(value: unknown, maxLength: number): string | null {
   return s.length ? s : null;
 }
 
-/** Spec 2.2: registry tags reduced to lowercase letters, digits and hyphens; anything else dropped. */
+/** Registry tags (docs/api.md, ServiceSummary `tags`) reduced to lowercase letters, digits and hyphens; anything else dropped. */
 export function normalizeTags(values: unknown): string[] {
   if (!Array.isArray(values)) return [];
   const out = new Set<string>();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The server's durable write log (DESIGN.md decision 2): one JSON object per line in
+ * The server's durable write log (docs/design.md, decision 2): one JSON object per line in
  * `<data>/inbox/<kind>-<replica id>.jsonl`, appended and fsynced before the HTTP answer.
  * Written by serve/inbox, read back by the server at start (to rebuild its indexes) and by
  * `atlas ingest inbox` (into the DuckDB tables keys / outcomes / feedback, idempotently by id).
@@ -36,7 +36,7 @@ export const OutcomeRecordSchema = z.object({
   task_category: z.string().nullable(),
   reported_at: Time.nullable(),
   received_at: Time,
-  /** Always 'pending' on receipt (spec 3); moderation happens in the pipeline. */
+  /** Always 'pending' on receipt (docs/design.md, outcome reports); moderation happens in the pipeline. */
   moderation: z.literal('pending'),
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;

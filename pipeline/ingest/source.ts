@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { AtlasError } from '../core/errors.ts';
 
 /**
- * The I/O edge of registry ingest. A registry source is operator configuration (DESIGN.md): a full
+ * The I/O edge of registry ingest. A registry source is operator configuration (docs/design.md): a full
  * list-endpoint URL, fetched with timeouts but WITHOUT the probe's private-address guard, or a local
  * file. Every URL *inside* the pages stays untrusted and is never fetched here.
  */

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * The private-address guard (DESIGN.md decision 6). Pure: an IP literal in, a verdict out.
+ * The private-address guard (docs/design.md, decision 6). Pure: an IP literal in, a verdict out.
  * Blocked: loopback, RFC 1918, link-local (incl. cloud metadata 169.254.169.254), CGNAT 100.64/10,
  * "this network" 0/8, IETF/documentation/benchmark ranges, multicast, reserved 240/4 and broadcast;
  * IPv6 unspecified, loopback, ULA fc00::/7 (incl. fd00:ec2::254), link-local fe80::/10, site-local

@@ -2,7 +2,7 @@ import type { DueOperation } from './due.ts';
 import type { EdgeRequest } from './safe-fetch.ts';
 
 /**
- * The one unpaid request of a check (issue 3 item 2, DESIGN.md decision 7). Pure.
+ * The one unpaid request of a check (docs/design.md, decision 7). Pure.
  * - method: the operation's (never a fallback to another method); mcp-reach/3 is a plain GET by rule;
  * - no body for GET/HEAD; `{}` as application/json for other methods of x402 endpoints;
  * - `Accept: application/json` (documentation pages ask for HTML first: they are read as pages);

@@ -54,7 +54,7 @@ export async function currentReport(store: Store, now: Date): Promise<ReportResp
 }
 
 /**
- * Resolve a report id (spec 4: `current` or the Monday starting the week). A malformed id, a date that
+ * Resolve a report id (docs/api.md: `current` or the Monday starting the week). A malformed id, a date that
  * is not a Monday, or a week that is not frozen → not_found. The Monday of the running week answers
  * with the provisional figures, like `current`.
  */

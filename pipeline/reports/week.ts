@@ -1,7 +1,7 @@
 import { DAY_MS } from '../core/clock.ts';
 
 /**
- * Report weeks (spec 2.5): a week is identified by the Monday (UTC) that starts it and runs from
+ * Report weeks (docs/design.md, reports): a week is identified by the Monday (UTC) that starts it and runs from
  * Monday 00:00 UTC up to (not including) the next Monday 00:00 UTC.
  */
 export const WEEK_MS = 7 * DAY_MS;

@@ -1,5 +1,5 @@
 /**
- * Payment networks and known USD stablecoins (REFERENCE.md). Pure data and lookups.
+ * Payment networks and known USD stablecoins (docs/reference.md, Networks and prices). Pure data and lookups.
  * An id not in the table is unknown: never counted as mainnet.
  */
 export interface NetworkInfo {
@@ -79,7 +79,7 @@ export function networkKind(network: string): NetworkKind {
   return TEST_WORDS.test(network) ? 'testnet' : 'unknown';
 }
 
-/** Only known mainnets count as mainnet (REFERENCE.md: never count an unknown id as mainnet). */
+/** Only known mainnets count as mainnet (docs/reference.md: never count an unknown id as mainnet). */
 export const isMainnet = (network: string): boolean => networkKind(network) === 'mainnet';
 
 export interface Stablecoin {

@@ -4,7 +4,7 @@ import { usdPrice } from './networks.ts';
 import type { RawOffer } from './payment-request.ts';
 
 /**
- * Normalized payment terms of one valid request (DESIGN.md "Payment-term change"): offers with CAIP-2
+ * Normalized payment terms of one valid request (docs/design.md, "Payment-term change"): offers with CAIP-2
  * networks, EVM assets and payTo lower-cased, payTo replaced by a salted hash (addresses are never
  * stored), sorted, hashed. Equal `termsHash` = unchanged terms. Pure given the secret.
  */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * API keys (spec 5): the value is shown once, in the creation response, and only its sha256 is
+ * API keys (docs/design.md, keys): the value is shown once, in the creation response, and only its sha256 is
  * stored (keys are 256-bit random, so a plain hash is enough and survives a secret rotation).
  * `key_id` is public (it appears in receipts and the database); the key value never does.
  */
@@ -13,7 +13,7 @@ export function newKey(random: (n: number) => Buffer = randomBytes): { key: stri
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-/** Spec 5.2: `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when neither is sent. */
+/** The two key headers (docs/design.md, keys): `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when neither is sent. */
 export function keyFromHeaders(get: (name: string) => string | undefined): string | null {
   const auth = get('authorization');
   if (auth) {

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DAY_MS } from '../../pipeline/core/clock.ts';
 
 /**
- * Referral ids (DESIGN.md): signed tokens carrying (service id, key id, issue time), verified without
+ * Referral ids (docs/design.md): signed tokens carrying (service id, key id, issue time), verified without
  * storage; valid 7 days. Format: `ref1.<base64url(service_id|key_id|issued_unix_seconds)>.<base64url(mac)>`
  * with mac = first 16 bytes of HMAC-SHA256(installation secret, "referral\0" + payload).
  * Issue times more than a minute in the server's future are rejected (a token from a skewed clock).

@@ -3,7 +3,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
- * A durable JSONL append log (DESIGN.md decision 2): `append` resolves only after the line is
+ * A durable JSONL append log (docs/design.md, decision 2): `append` resolves only after the line is
  * written and fsynced, so a 201 means the record is on disk. Appends to one file are serialized
  * (one write + fsync at a time, in call order). When the file did not end with a newline (a torn
  * write from a crash), a newline is written first so the new record starts a clean line.

@@ -1,6 +1,6 @@
 /**
- * Registry-sourced and operator-page text in tool results is untrusted third-party text (DESIGN.md
- * decision 6): a model reading a tool result must treat it as data, never as an instruction. The
+ * Registry-sourced and operator-page text in tool results is untrusted third-party text
+ * (docs/design.md, decision 6): a model reading a tool result must treat it as data, never as an instruction. The
  * tools leave the values as the HTTP API serves them and add `_untrusted_fields`: a notice and the
  * JSON paths of such text.
  *

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { headersFinished } from './finished-headers.ts';
 
 /**
- * Spec 1 / 9.3: every response carries `X-API-Status: preview`, including errors, 404s and the
+ * Versioning (docs/design.md): every response carries `X-API-Status: preview`, including errors, 404s and the
  * MCP and HTML routes. Registered first, so it wraps everything (onError and notFound included).
  */
 export const apiStatus = (): MiddlewareHandler =>

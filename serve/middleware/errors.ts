@@ -4,7 +4,7 @@ import { httpStatusFor, isAtlasError, type ErrorCode } from '../../pipeline/core
 import type { Logger } from '../../pipeline/core/log.ts';
 
 /**
- * The one error mapping (spec 7): every error body is `{api_status, error, message}` with `error`
+ * The one error mapping (docs/design.md, errors): every error body is `{api_status, error, message}` with `error`
  * an AtlasError code. AtlasError → its status; Hono's own HTTPExceptions (e.g. a malformed request
  * it rejects) → the matching code; anything else is unexpected → 500 `internal` with no internals
  * (logged server-side).

@@ -14,7 +14,7 @@ export const bodyCap = (maxBytes: number): MiddlewareHandler =>
 /**
  * The request body as JSON: `undefined` when empty (the key request's body is optional), 400
  * `invalid_json` when it does not parse. The content type is not enforced: every body is JSON
- * (spec 4), and a missing `Content-Type` from a simple client should not turn into an error.
+ * (docs/api.md), and a missing `Content-Type` from a simple client should not turn into an error.
  */
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();

@@ -3,7 +3,7 @@ import type { Clock } from '../../pipeline/core/clock.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 
 /**
- * Request rate limits (DESIGN.md: anonymous 60 a minute per address, keyed 600 a minute per key;
+ * Request rate limits (docs/design.md: anonymous 60 a minute per address, keyed 600 a minute per key;
  * config `serve.rateLimits`, `enabled: false` switches them off). Fixed one-minute windows aligned
  * to the (injected) clock's minutes, counted in memory per replica.
  *

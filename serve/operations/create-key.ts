@@ -8,7 +8,7 @@ import { parseBody } from './body.ts';
 import { keyLimits, takeDaily } from './limits.ts';
 
 /**
- * POST /api/v1/keys (spec 2.5, 5.5): open; optional body {label, contact}. The key value is in
+ * POST /api/v1/keys (docs/design.md, keys): open; optional body {label, contact}. The key value is in
  * this answer only; the log and the database keep its sha256. At most 3 new keys per address per
  * UTC day (429 beyond). The record is fsynced before this resolves.
  */

@@ -4,7 +4,7 @@ import { REFERRAL_VALID_DAYS } from '../auth/referral.ts';
 import type { AppDeps } from '../deps.ts';
 import { secondsToNextUtcDay, utcDay, type DailyCounter } from '../inbox/daily-counter.ts';
 
-/** The numbers stated with a new key (config `serve.rateLimits`, DESIGN.md defaults). */
+/** The numbers stated with a new key (config `serve.rateLimits`, defaults in docs/design.md). */
 export function keyLimits(deps: AppDeps): KeyLimits {
   const r = deps.config.serve.rateLimits;
   return {

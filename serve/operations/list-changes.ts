@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import { parseChangesQuery } from '../search/query.ts';
 
 /**
- * GET /api/v1/changes (spec 4.2): the published 90-day feed filtered by look-back days (against the
+ * GET /api/v1/changes (docs/api.md): the published 90-day feed filtered by look-back days (against the
  * server's clock), service id and needs_review; newest first. A generation without a feed answers
  * an empty list.
  */

@@ -35,7 +35,7 @@ function receipt(rec: OutcomeRecord, duplicate: boolean): OutcomeReceipt {
 }
 
 /**
- * POST /api/v1/outcomes (spec 2.5, 5.3). Key required (401 without or with an unknown key).
+ * POST /api/v1/outcomes (docs/design.md, keys and outcome reports). Key required (401 without or with an unknown key).
  * Field rules (400): the schema's (enums, max lengths, date-time), plus
  * - failure_kind only with outcome failure or unknown;
  * - referral_id: signed by this service, at most 7 days old, issued to this same key, and naming

@@ -7,7 +7,7 @@ import { parseBody } from './body.ts';
 import { takeDaily } from './limits.ts';
 
 /**
- * POST /api/v1/feedback and the MCP send_feedback tool (spec 2.5): kind required, note ≤ 500,
+ * POST /api/v1/feedback and the MCP send_feedback tool (docs/design.md, keys and request limits): kind required, note ≤ 500,
  * about ≤ 120, contact ≤ 200; no key needed; 10 per address per UTC day (429 beyond).
  */
 export async function sendFeedback(deps: AppDeps, body: unknown, address: string): Promise<FeedbackReceipt> {

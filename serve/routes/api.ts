@@ -34,7 +34,7 @@ const rawQuery = (c: Context): Record<string, string[]> => c.req.queries() ?? {}
 const requestKey = (c: Context): string | null => keyFromHeaders((n) => c.req.header(n));
 
 /**
- * The HTTP routes of spec section 4, each a thin adapter over one operation (serve/operations):
+ * The HTTP routes of docs/api.md (Operations), each a thin adapter over one operation (serve/operations):
  * parse the request, call, send. Errors are thrown and mapped once by the app's onError.
  */
 export function mountApi(app: Hono, deps: AppDeps): void {
@@ -67,7 +67,7 @@ export function mountApi(app: Hono, deps: AppDeps): void {
   app.post('/api/v1/keys', cap, async (c) => c.json(await createKey(deps, await readJson(c), clientAddress(c, trustProxy)), 201));
 
   app.post('/api/v1/outcomes', cap, async (c) => {
-    // The key is checked before the body is read: 401 wins over 400 (spec 5.3).
+    // The key is checked before the body is read: 401 wins over 400 (a key is required, docs/design.md).
     const key = requestKey(c);
     const body = key === null ? undefined : await readJson(c);
     const r = await reportOutcome(deps, body, key);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import { getHealth } from '../operations/index.ts';
 
 /**
- * `/healthz` (no version prefix, spec 9.1) and `/openapi.json`: generated from the contract when
+ * `/healthz` (no version prefix, docs/design.md, versioning) and `/openapi.json`: generated from the contract when
  * a builder is injected (`deps.openapi`), else the generation's published `openapi.json`.
  */
 export function mountMeta(app: Hono, deps: AppDeps): void {

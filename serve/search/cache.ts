@@ -1,5 +1,5 @@
 /**
- * Spec 2.1 rule 1: the same query may be answered from one computed result for up to five minutes.
+ * docs/design.md, search results: the same query may be answered from one computed result for up to five minutes.
  * A small LRU keyed by (generation, normalized query); an entry older than `ttlMs` by the injected
  * clock (or from the clock's future, after a clock jump back) is recomputed. Bounded by `maxEntries`.
  */

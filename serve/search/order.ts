@@ -3,7 +3,7 @@ import type { Sort } from './query.ts';
 import type { SearchRow } from './row.ts';
 
 /**
- * Sort orders (spec 4.1 `sort`; the spec names them, these are our published definitions). Every
+ * Sort orders (docs/api.md, `sort`; the API names them, these are our published definitions). Every
  * order ends with the id, so results are total and stable across replicas. Unknown values (null)
  * always sort last. None of the orders is a rating.
  * - evidence (default): most evidence first — checks in 30 days, then days of monitoring history.

@@ -7,7 +7,7 @@ import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts'
 /** The raw query of the directory page (what the GET form sends); values as typed by the user. */
 export type DirectoryForm = Partial<Record<(typeof FORM_FIELDS)[number], string>>;
 
-/** Parameters the form carries (a subset of spec 4.1); paging links keep them. */
+/** Parameters the form carries (a subset of the search parameters, docs/api.md); paging links keep them. */
 export const FORM_FIELDS = [
   'q',
   'type',

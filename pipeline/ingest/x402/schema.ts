@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The x402 discovery registry ("Bazaar") list format (REFERENCE.md):
+ * The x402 discovery registry ("Bazaar") list format (docs/reference.md, Bazaar):
  * `GET …/discovery/resources?type=http&limit=L&offset=O` →
  * `{ x402Version, items: [...], pagination: { limit, offset, total } }`.
  *

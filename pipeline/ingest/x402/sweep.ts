@@ -4,7 +4,7 @@ import { X402PageSchema, type X402Page } from './schema.ts';
 import { x402VersionOf } from './normalize.ts';
 
 /**
- * Reading a whole x402 registry: pages → unique raw items. Paging per REFERENCE.md:
+ * Reading a whole x402 registry: pages → unique raw items. Paging per docs/reference.md (Bazaar):
  * - request `type=http&limit=L&offset=O`; step the offset by the limit the page ECHOES (registries
  *   round and cap it), not by the number of rows received — so a short page mid-run is survived;
  * - stop on an empty page, or when the next offset reaches `total`;

@@ -2,7 +2,7 @@ import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
 /**
- * mcp-reach/3 (spec 2.3 rule 3): a plain GET passes when answered with 200, 400, 401, 403, 405 or 406.
+ * mcp-reach/3 (docs/design.md, pass rules): a plain GET passes when answered with 200, 400, 401, 403, 405 or 406.
  * Reachability only. The body is never read (a legacy SSE stream never ends), so no size failure.
  */
 export const MCP_REACH_STATUSES: readonly number[] = [200, 400, 401, 403, 405, 406];

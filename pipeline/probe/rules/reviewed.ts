@@ -2,7 +2,7 @@ import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
 /**
- * reviewed/1 (spec 2.3 rule 1): passes when the HTTP status is one the listing expects. The status
+ * reviewed/1 (docs/design.md, pass rules): passes when the HTTP status is one the listing expects. The status
  * decides alone, so a body cut at the cap is not a failure.
  */
 export function reviewedRule(res: EdgeResult, expected: readonly number[]): Verdict {

@@ -4,7 +4,7 @@ import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
 /**
- * x402-mainnet/1 (spec 2.3 rule 2): passes on HTTP 402 with a valid x402 payment request
+ * x402-mainnet/1 (docs/design.md, pass rules): passes on HTTP 402 with a valid x402 payment request
  * (pipeline/x402/payment-request.ts) that offers at least one known mainnet network.
  * - other status → `not_402`; 402 without a request (e.g. an HTML paywall) or an invalid one →
  *   `invalid_payment_request`; a 402 whose body hit the cap with no header → `too_large`

@@ -4,7 +4,7 @@ import type { ServiceDetail } from '../model.ts';
 import { checkHistorySvg } from '../charts/history.ts';
 import { latencySvg } from '../charts/latency.ts';
 
-/** The 30-day evidence figures (spec 2.3) as a definition list. */
+/** The 30-day evidence figures (docs/api.md, Evidence) as a definition list. */
 export function renderEvidence(d: Pick<ServiceDetail, 'evidence'>): Html {
   const e = d.evidence;
   const lc = e.last_check;

@@ -3,7 +3,7 @@ import { fmtInt, fmtPrice, fmtTime } from '../format.ts';
 import type { ServiceDetail } from '../model.ts';
 
 /**
- * Payment terms (spec 2.4): the summary, the latest valid request's offers and the history of
+ * Payment terms (docs/api.md, PaymentTerms): the summary, the latest valid request's offers and the history of
  * changes. Receiving addresses are never shown (only whether they changed).
  */
 export function renderTerms(d: Pick<ServiceDetail, 'payment_terms' | 'current_terms' | 'terms_changes' | 'type'>): Html {

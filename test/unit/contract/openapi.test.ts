@@ -4,7 +4,7 @@ import { buildOpenApi } from '../../../site/contract/index.ts';
 type Json = Record<string, any>;
 const doc = buildOpenApi() as Json;
 
-// Spec section 4: every path and method with its success status.
+// The API's operations (docs/api.md, Operations): every path and method with its success status.
 const SPEC_OPERATIONS: [string, string, number[]][] = [
   ['get', '/api/v1/services', [200]],
   ['get', '/api/v1/services/{id}', [200]],
@@ -21,7 +21,7 @@ const SPEC_OPERATIONS: [string, string, number[]][] = [
   ['get', '/healthz', [200]],
 ];
 
-// Spec section 7: every error status by operation.
+// The API's error statuses by operation (docs/api.md, Operations; docs/design.md, errors).
 const SPEC_ERRORS: [string, string, number][] = [
   ['post', '/api/v1/outcomes', 400],
   ['post', '/api/v1/feedback', 400],
@@ -48,7 +48,7 @@ describe('openapi.json', () => {
     expect(doc.info.version).toBe('0.1.0-preview');
   });
 
-  it('has every path and method of spec section 4 with its success statuses', () => {
+  it('has every path and method of the API with its success statuses', () => {
     for (const [method, path, statuses] of SPEC_OPERATIONS) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
@@ -57,7 +57,7 @@ describe('openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(SPEC_OPERATIONS.map((o) => o[1]))].sort());
   });
 
-  it('has every error status of spec section 7, with the Error body', () => {
+  it('has every error status of the API, with the Error body', () => {
     for (const [method, path, status] of SPEC_ERRORS) {
       const r = doc.paths[path][method].responses[status];
       expect(r, `${method} ${path} ${status}`).toBeDefined();
@@ -124,7 +124,7 @@ describe('openapi.json', () => {
     expect(p('service_id').type).toBe('string');
   });
 
-  it('has the path parameter patterns of section 4', () => {
+  it('has the path parameter patterns of the API', () => {
     expect(doc.paths['/api/v1/services/{id}'].get.parameters[0]).toMatchObject({
       in: 'path',
       required: true,

@@ -16,7 +16,7 @@ import {
 } from '../../../site/contract/index.ts';
 import { membersOf } from '../../../site/contract/walk.ts';
 
-// Members named by the spec (sections 2.1–2.4): the contract must carry every one of them.
+// Members the API names for ServiceList, ServiceSummary, evidence and payment_terms: the contract must carry every one of them.
 const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'notes', 'query', 'total', 'items', 'hint'];
 const SPEC_SUMMARY = [
   'id',
@@ -73,7 +73,7 @@ const SPEC_TERMS = [
 const keys = (s: z.ZodObject) => Object.keys(s.shape).sort();
 
 describe('contract schemas', () => {
-  it('carry every member the spec names for ServiceList, ServiceSummary, evidence and payment_terms — and no other', () => {
+  it('carry every member the API names for ServiceList, ServiceSummary, evidence and payment_terms — and no other', () => {
     expect(keys(ServiceList)).toEqual([...SPEC_SERVICE_LIST].sort());
     expect(keys(ServiceSummary)).toEqual([...SPEC_SUMMARY].sort());
     expect(keys(Evidence)).toEqual([...SPEC_EVIDENCE].sort());

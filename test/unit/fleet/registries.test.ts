@@ -43,7 +43,7 @@ async function mcp(params: string): Promise<McpPage> {
   return (await r.json()) as McpPage;
 }
 
-/** The careful client of REFERENCE.md: step by the echoed limit, stop on empty page or total, dedupe. */
+/** The careful client of docs/reference.md (Bazaar): step by the echoed limit, stop on empty page or total, dedupe. */
 async function walkX402(limit: number): Promise<Map<string, Record<string, any>>> {
   const seen = new Map<string, Record<string, any>>();
   for (let offset = 0, guard = 0; guard < 1000; guard++) {

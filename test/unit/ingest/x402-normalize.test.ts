@@ -87,7 +87,7 @@ describe('x402 registry item → service record', () => {
     expect(norm(x402Item('https://a.example/u/:id')).templated_url).toBe(true);
   });
 
-  it('names from serviceName, else label, else the host; tags by the spec rule; usage and listing data', () => {
+  it('names from serviceName, else label, else the host; tags by the API rule; usage and listing data', () => {
     const named = norm(
       x402Item('https://API.Example.com/x', { serviceName: 'Weather', tags: ['Weather Data', 'a_b', '<b>x</b>', 'ok-1', 7] }),
     );

@@ -4,7 +4,7 @@ import { ServiceList } from '../../../site/contract/service-list.ts';
 import { ChangeList } from '../../../site/contract/changes.ts';
 import { harness, type Harness } from './harness.ts';
 
-/** Every parameter of spec 4.1 and 4.2, each bound on both sides: valid → 200, invalid → 400 naming it. */
+/** Every search and change-feed parameter (docs/api.md), each bound on both sides: valid → 200, invalid → 400 naming it. */
 let h: Harness;
 beforeAll(async () => {
   h = await harness({ services: [{ id: 'cand_a', tags: ['weather'] }, { id: 'svc_b' }] });
