@@ -16,7 +16,7 @@ interface ProbeCliOptions {
 
 const ONLY = ['calls', 'documentation', 'all'] as const;
 
-/** `atlas probe`: run every check that is due (issue 3). Migrates the database first. */
+/** `atlas probe`: run every check that is due. Migrates the database first. */
 export function register(program: Command): void {
   program
     .command('probe')

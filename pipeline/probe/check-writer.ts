@@ -2,7 +2,7 @@ import type { Store } from '../store/store.ts';
 import type { Terms } from '../x402/terms.ts';
 
 /**
- * Durable, batched writes of check rows and payment-term observations (issue 3 item 7).
+ * Durable, batched writes of check rows and payment-term observations.
  * - Rows are buffered and flushed every `batchSize` rows or `flushMs` milliseconds, whichever first;
  *   a SIGKILL loses at most the probes in flight plus the rows of one unflushed interval, and the
  *   next run fills those slots (they are still due).

@@ -1,7 +1,7 @@
 import type { LimitFunction } from 'p-limit';
 
 /**
- * Politeness and bounded memory (issue 3 item 6). Operations are grouped by hostname; a ready queue
+ * Politeness and bounded memory. Operations are grouped by hostname; a ready queue
  * holds hosts that have work left and fewer than `perHost` requests in flight. Tasks are handed to
  * the global p-limit lazily — never more than `concurrency` submitted at once — so a 100k sweep does
  * not create 100k promises up front, and a host with many operations never holds global capacity

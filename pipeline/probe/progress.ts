@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../core/log.ts';
 
 /**
- * Progress of a run (issue 3 item 8). On a TTY: one live line on stderr (done/total, rate, ETA),
+ * Progress of a run. On a TTY: one live line on stderr (done/total, rate, ETA),
  * redrawn at most 5 times a second. With --json: a JSON progress line every `jsonEveryMs`.
  * Otherwise silent until the caller's one summary line. Wall time here is display only, never a rule.
  */

@@ -1,5 +1,5 @@
 /**
- * Benchmark of `atlas compute` (issue 4 item 7): 100,000 services, 10,000,000 checks and 1,000,000
+ * Benchmark of `atlas compute`: 100,000 services, 10,000,000 checks and 1,000,000
  * payment-term observations, generated inside DuckDB (generate_series/range, no per-row JS), then
  * times computeAll (full scope) and a bare `SELECT service_id, count(*) FROM checks GROUP BY service_id`
  * over the same table in the same run. Prints time, ratio and peak RSS.
