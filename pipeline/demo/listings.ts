@@ -25,6 +25,11 @@ export function writeDemoListings(fleet: Fleet, dir: string, approvedAt: Date): 
         { id: 'primary', kind: 'call', primary: true, url: site.url, method: 'GET', expected_statuses: [200], interval: 'hourly' },
       ],
       documentation_urls: [],
+      // Sourced to the fleet's own website, checked on the day of approval (an active listing sources its fields).
+      sources: {
+        operator: { source_url: site.url, checked_at: approvedAt.toISOString().slice(0, 10) },
+        endpoint: { source_url: site.url, checked_at: approvedAt.toISOString().slice(0, 10) },
+      },
       claims: {},
       approved_at: approvedAt.toISOString(),
       active: true,

@@ -8,7 +8,7 @@ import type { Fleet } from './types.ts';
  * Reviewed listing files (pipeline/ingest/listings format) for the fleet services that have a
  * documentation page, so the demo and tests can run `atlas ingest listings --dir <dir>` against the
  * fleet. Each file has a primary call (x402 → expected [402]; MCP → [400, 405, 406]) and a daily
- * documentation operation on docs.fleet.test. Every file is validated with ListingSchema before it is
+ * documentation operation on docs.fleet.test; every statement is sourced to that page. Every file is validated with ListingSchema before it is
  * written, so a change of the listing format fails here first.
  */
 export type ListingInput = z.input<typeof ListingSchema>;
@@ -23,6 +23,8 @@ export interface FleetListing {
 
 export function fleetListings(fleet: Fleet, opts: { approvedAt?: Date } = {}): Array<{ listing: ListingInput; meta: FleetListing }> {
   const approved = (opts.approvedAt ?? new Date(fleet.epoch.getTime() - 7 * 86_400_000)).toISOString();
+  // The fleet's documentation page is the source of every claim, checked on the day of approval.
+  const checked = approved.slice(0, 10);
   return fleet.docs.map((doc) => {
     const ep = fleet.endpoints.find((e) => e.name === docService(fleet, doc.name));
     if (!ep) throw new Error(`fleet: documentation page ${doc.name} documents no endpoint`);
@@ -49,12 +51,18 @@ export function fleetListings(fleet: Fleet, opts: { approvedAt?: Date } = {}): A
         { id: 'docs', kind: 'documentation', primary: false, url: doc.url, method: 'GET', expected_statuses: [200], interval: 'daily' },
       ],
       documentation_urls: [doc.url],
+      sources: {
+        operator: { source_url: doc.url, checked_at: checked },
+        endpoint: { source_url: doc.url, checked_at: checked },
+        documentation: { source_url: doc.url, checked_at: checked },
+      },
       claims: x402
         ? {
-            price_usd: { value: 0.01, source_url: doc.url, note: 'per call, as the documentation states' },
-            networks: { value: ['base'], source_url: doc.url },
+            price_usd: { value: 0.01, source_url: doc.url, checked_at: checked, note: 'per call, as the documentation states' },
+            networks: { value: ['base'], source_url: doc.url, checked_at: checked },
+            access: { value: 'x402 payment, no API key', source_url: doc.url, checked_at: checked },
           }
-        : {},
+        : { access: { value: 'no authentication', source_url: doc.url, checked_at: checked } },
       approved_at: approved,
       active: true,
     };

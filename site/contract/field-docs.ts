@@ -270,6 +270,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Claim.statement': d('operator', 'The claim as stated by its source (registry text is untrusted third-party text).'),
   'Claim.source': d('atlas', "operator (the operator's material) or registry."),
   'Claim.source_url': d('operator', 'Where the claim can be read; null when the source gives none.'),
+  'Claim.checked_at': d(
+    'atlas',
+    'The UTC day Atlas last checked the claim against source_url (reviewed listings); null for registry claims, copied as the registry states them.',
+    'date',
+  ),
   'OperationInfo.id': d('atlas', 'Operation id (primary, docs, ...).'),
   'OperationInfo.kind': d('atlas', 'call or documentation.'),
   'OperationInfo.is_primary': d('atlas', "True for the operation whose interval is the service's check_interval."),

@@ -10,6 +10,7 @@ export const Claim = z.strictObject({
   statement: z.string(),
   source: z.enum(['operator', 'registry']),
   source_url: z.string().nullable(),
+  checked_at: Day.nullable(),
 });
 export type Claim = z.infer<typeof Claim>;
 

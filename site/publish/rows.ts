@@ -184,28 +184,39 @@ export function indexRecordOf(r: Row, summary: ServiceSummary, criteria: Criteri
 }
 
 function claimStatement(value: unknown, note: unknown, topic: string): string {
-  const v = Array.isArray(value) ? value.join(', ') : value === null ? 'none stated' : String(value);
+  const v = Array.isArray(value) ? value.join(', ') : value === null || value === undefined ? 'none stated' : String(value);
   const base = topic === 'price_usd' && typeof value === 'number' ? `${v} USD per request` : v;
   return note ? `${base} (${String(note)})` : base;
 }
 
-/** Reviewed: the listing's sourced claims. Discovered: what the registry states about price and networks. */
+/**
+ * Reviewed: the listing's sourced statements (services.claims, written by listings ingest), each with
+ * the URL and the day it was checked. Discovered: what the registry states about price and networks
+ * (no URL, no check day: Atlas copies it, it did not check it).
+ */
 export function claimsOf(r: Row, summary: ServiceSummary): Claim[] {
   if (summary.tier === 'reviewed') {
-    const claims = json<Record<string, { value?: unknown; source_url?: unknown; note?: unknown }>>(r.claims, {});
+    const claims = json<Record<string, { value?: unknown; source_url?: unknown; checked_at?: unknown; note?: unknown }>>(r.claims, {});
     return Object.entries(claims ?? {}).map(([topic, c]) => ({
       topic,
       statement: claimStatement(c?.value ?? null, c?.note, topic),
       source: 'operator' as const,
       source_url: str(c?.source_url),
+      checked_at: /^\d{4}-\d{2}-\d{2}$/.test(String(c?.checked_at ?? '')) ? String(c?.checked_at) : null,
     }));
   }
   const out: Claim[] = [];
   const price = num(r.registry_price_usd);
   if (price !== null)
-    out.push({ topic: 'price_usd', statement: claimStatement(price, null, 'price_usd'), source: 'registry', source_url: null });
+    out.push({
+      topic: 'price_usd',
+      statement: claimStatement(price, null, 'price_usd'),
+      source: 'registry',
+      source_url: null,
+      checked_at: null,
+    });
   const nets = strs(r.registry_networks);
-  if (nets.length) out.push({ topic: 'networks', statement: nets.join(', '), source: 'registry', source_url: null });
+  if (nets.length) out.push({ topic: 'networks', statement: nets.join(', '), source: 'registry', source_url: null, checked_at: null });
   return out;
 }
 

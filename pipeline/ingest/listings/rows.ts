@@ -3,7 +3,7 @@ import { PROJECT_ROOT } from '../../core/paths.ts';
 import { sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { toCaip2 } from '../../x402/networks.ts';
 import { httpHost, isTemplatedUrl } from '../url.ts';
-import { defaultProtocol, INTERVAL_HOURS, type Listing } from './schema.ts';
+import { defaultProtocol, INTERVAL_HOURS, type Listing, type ListingSource } from './schema.ts';
 
 /**
  * A valid listing → the `services` row and `operations` rows it stands for. Pure.
@@ -26,10 +26,24 @@ export interface ReviewedServiceRow {
   approved_at: string;
   operator_price_usd: number | null;
   operator_networks: string[];
-  claims: Listing['claims'];
+  claims: StoredClaims;
   documentation_urls: string[];
   listing_file: string;
 }
+
+/**
+ * `services.claims` of a reviewed service: one entry per sourced statement, in a fixed topic order
+ * (operator, endpoint, documentation, access, price_usd, networks), each with the value, the URL it
+ * was checked against and the day of the check. The listing's `sources` entries get their value from
+ * the listing's fields; networks are stored as CAIP-2. Publish turns each entry into a Claim.
+ */
+export interface StoredClaim {
+  value: unknown;
+  source_url: string;
+  checked_at: string;
+  note?: string;
+}
+export type StoredClaims = Record<string, StoredClaim>;
 
 export interface ReviewedOperationRow {
   id: string;
@@ -51,10 +65,19 @@ export function listingFileLabel(file: string): string {
 export function listingRows(listing: Listing, file: string): { service: ReviewedServiceRow; operations: ReviewedOperationRow[] } {
   const primary = listing.operations.find((o) => o.primary)!; // the schema guarantees exactly one
   const networks = listing.claims.networks ? [...new Set(listing.claims.networks.value.map(toCaip2))].sort() : [];
-  const claims: Listing['claims'] = {
-    ...listing.claims,
-    ...(listing.claims.networks ? { networks: { ...listing.claims.networks, value: networks } } : {}),
+  const documentation = [
+    ...new Set([...listing.documentation_urls, ...listing.operations.filter((o) => o.kind === 'documentation').map((o) => o.url)]),
+  ];
+  const claims: StoredClaims = {};
+  const put = (topic: string, value: unknown, src: ListingSource | undefined) => {
+    if (src) claims[topic] = { value, source_url: src.source_url, checked_at: src.checked_at, ...(src.note ? { note: src.note } : {}) };
   };
+  put('operator', listing.operator, listing.sources.operator);
+  put('endpoint', `${primary.method} ${primary.url}`, listing.sources.endpoint);
+  put('documentation', documentation, listing.sources.documentation);
+  put('access', listing.claims.access?.value, listing.claims.access);
+  put('price_usd', listing.claims.price_usd?.value, listing.claims.price_usd);
+  put('networks', networks, listing.claims.networks);
   return {
     service: {
       id: listing.id,

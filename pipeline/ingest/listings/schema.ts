@@ -5,21 +5,36 @@ import { HTTP_METHODS } from '../url.ts';
 
 /**
  * A reviewed listing file (data/listings/<slug>.json, one service per file), written by us from the
- * operator's own public material. Every claim carries the URL it was taken from. Strict: unknown
- * keys are errors, so a typo in a field name is caught instead of silently ignored.
+ * operator's own public material. Strict: unknown keys are errors, so a typo in a field name is
+ * caught instead of silently ignored.
+ *
+ * Every statement the listing makes about the service carries where it was checked and when:
+ * - `sources` covers the listing's own fields: who runs it (`operator`), the primary operation's URL
+ *   and method (`endpoint`), the documentation pages (`documentation`);
+ * - `claims` holds stated facts that are not otherwise fields (`price_usd`, `networks`, `access`),
+ *   each `{ value, source_url, checked_at }`.
+ * An active listing must source its operator, its endpoint and (when it has any) its documentation.
+ * A listing that no public source confirms, or whose service has closed, carries `inactive_because`
+ * and is inactive: it is kept for its history but never presented as reviewed fact (docs/notes/ingest.md).
  */
 const HttpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2048);
 
 const Tag = z.string().regex(/^[a-z0-9-]{1,32}$/, 'tags are lowercase letters, digits and hyphens (1–32)');
 
+/** Where a statement was checked: the public page it was read on and the UTC day of the check. */
+const sourceFields = {
+  /** The public page the statement was checked against (operator docs, README, registry record). */
+  source_url: HttpUrl,
+  /** The UTC day (YYYY-MM-DD) the statement was last checked against source_url. */
+  checked_at: z.iso.date(),
+  /** Optional clarification, e.g. "per 1k tokens; the cheapest endpoint". */
+  note: z.string().max(300).optional(),
+};
+export const ListingSourceSchema = z.strictObject(sourceFields);
+export type ListingSource = z.infer<typeof ListingSourceSchema>;
+
 function sourced<T extends z.ZodType>(value: T) {
-  return z.strictObject({
-    value,
-    /** Where the operator states it (pricing page, docs, README). */
-    source_url: HttpUrl,
-    /** Optional clarification, e.g. "per 1k tokens; the cheapest endpoint". */
-    note: z.string().max(300).optional(),
-  });
+  return z.strictObject({ value, ...sourceFields });
 }
 
 export const ListingOperationSchema = z.strictObject({
@@ -48,15 +63,34 @@ export const ListingSchema = z
     description: z.string().trim().max(500).optional(),
     operations: z.array(ListingOperationSchema).min(1).max(10),
     documentation_urls: z.array(HttpUrl).max(10).default([]),
+    /** Where the listing's own fields were checked (see above). */
+    sources: z
+      .strictObject({
+        operator: ListingSourceSchema.optional(),
+        endpoint: ListingSourceSchema.optional(),
+        documentation: ListingSourceSchema.optional(),
+      })
+      .default({}),
     claims: z
       .strictObject({
         price_usd: sourced(z.number().nonnegative().nullable()).optional(),
         networks: sourced(z.array(z.string().trim().min(1).max(100)).min(1).max(20)).optional(),
+        /** How a caller gets access: "no authentication", "OAuth 2.1 or an API key", "x402 payment, no API key". */
+        access: sourced(z.string().trim().min(1).max(200)).optional(),
       })
       .default({}),
     /** When the check was approved: monitoring_since of a reviewed service. */
     approved_at: z.iso.datetime({ offset: true }),
     active: z.boolean().default(true),
+    /** Why the listing is inactive: its claims could not be confirmed, or the service closed. */
+    inactive_because: z
+      .strictObject({
+        reason: z.enum(['unconfirmed', 'closed']),
+        note: z.string().trim().min(1).max(500),
+        checked_at: z.iso.date(),
+        source_url: HttpUrl.optional(),
+      })
+      .optional(),
   })
   .superRefine((l, ctx) => {
     const primaries = l.operations.map((o, i) => ({ o, i })).filter(({ o }) => o.primary);
@@ -81,7 +115,24 @@ export const ListingSchema = z
       ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an mcp_server uses protocol mcp' });
     if (l.type === 'api_endpoint' && protocol !== 'x402')
       ctx.addIssue({ code: 'custom', path: ['protocol'], message: 'an api_endpoint is paid with x402' });
-    if (protocol === 'x402' && l.claims.networks === undefined) {
+    if (l.inactive_because !== undefined && l.active) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['active'],
+        message: `a listing inactive because ${l.inactive_because.reason} has active: false`,
+      });
+    }
+    if (l.active) {
+      const needed: Array<keyof typeof l.sources> = ['operator', 'endpoint'];
+      if (l.documentation_urls.length || l.operations.some((o) => o.kind === 'documentation')) needed.push('documentation');
+      for (const k of needed) {
+        if (l.sources[k] === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['sources', k], message: `an active listing states where its ${k} was checked` });
+        }
+      }
+    }
+    // An inactive listing states nothing as fact, so only an active one must state its networks.
+    if (protocol === 'x402' && l.active && l.claims.networks === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['claims', 'networks'],

@@ -2,16 +2,16 @@ import { html, link, thirdParty, type Html } from '../html.ts';
 import { fmtInt, fmtTime } from '../format.ts';
 import type { ServiceDetail } from '../model.ts';
 
-/** Claims are statements Atlas did not measure: each with who made it and where it is written. */
+/** Claims are statements Atlas did not measure: each with who made it, where it is written and the day Atlas checked it. */
 export function renderClaims(d: Pick<ServiceDetail, 'claims'>): Html {
   return html`<section aria-labelledby="h-claims"><h2 id="h-claims">Claims and their sources</h2>
 <p class="muted">Stated by the operator or a registry; not measured by Atlas.</p>
 ${
   d.claims.length
-    ? html`<div class="table-scroll"><table><thead><tr><th scope="col">Topic</th><th scope="col">Statement</th><th scope="col">Source</th></tr></thead>
+    ? html`<div class="table-scroll"><table><thead><tr><th scope="col">Topic</th><th scope="col">Statement</th><th scope="col">Source</th><th scope="col">Checked</th></tr></thead>
 <tbody>${d.claims.map(
         (c) =>
-          html`<tr><td>${c.topic}</td><td>${c.source === 'registry' ? thirdParty(c.statement) : c.statement}</td><td>${c.source}${c.source_url ? html`: ${link(c.source_url)}` : html``}</td></tr>`,
+          html`<tr><td>${c.topic}</td><td>${c.source === 'registry' ? thirdParty(c.statement) : c.statement}</td><td>${c.source}${c.source_url ? html`: ${link(c.source_url)}` : html``}</td><td>${c.checked_at ?? html`<span class="muted">not checked</span>`}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No claims recorded.</p>`
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
 import { ingestListings, readListingDir } from '../../../pipeline/ingest/index.ts';
+import { parseListingText } from '../../../pipeline/ingest/listings/read.ts';
+import { listingRows } from '../../../pipeline/ingest/listings/rows.ts';
 import { openStore } from '../../../pipeline/store/store.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
@@ -25,20 +27,75 @@ const editJson = (file: string, fn: (doc: Record<string, unknown>) => void) => {
 };
 
 describe('reviewed listings', () => {
-  it('ships at least 8 valid listings covering all three types, with sourced claims', () => {
+  it('ships at least 20 active listings covering all three types, every statement sourced and dated', () => {
     const set = readListingDir(SHIPPED);
     expect(set.rejected).toEqual([]);
-    expect(set.valid.length).toBeGreaterThanOrEqual(8);
-    expect(new Set(set.valid.map((v) => v.listing.type))).toEqual(new Set(['api_endpoint', 'mcp_server', 'task_marketplace']));
+    const active = set.valid.filter((v) => v.listing.active);
+    expect(active.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(active.map((v) => v.listing.type))).toEqual(new Set(['api_endpoint', 'mcp_server', 'task_marketplace']));
     for (const { listing } of set.valid) {
       const primary = listing.operations.filter((o) => o.primary);
       expect(primary).toHaveLength(1);
+      const stated = [...Object.values(listing.sources), ...Object.values(listing.claims)];
+      for (const c of stated) {
+        expect(c!.source_url).toMatch(/^https:\/\//);
+        expect(c!.checked_at).toMatch(/^2026-\d{2}-\d{2}$/);
+      }
+      // Inactive listings say why (unconfirmed or closed); they are never presented as reviewed fact.
+      expect(listing.active).toBe(listing.inactive_because === undefined);
+      if (!listing.active) continue;
+      expect(listing.sources.operator).toBeDefined();
+      expect(listing.sources.endpoint).toBeDefined();
       if (listing.type === 'api_endpoint') {
         expect(primary[0]!.expected_statuses).toContain(402);
         expect(listing.claims.networks?.source_url).toMatch(/^https:\/\//);
       }
       expect(listing.operations.some((o) => o.kind === 'documentation' && o.interval === 'daily')).toBe(true);
     }
+  });
+
+  it('rejects an active listing without sources, and an inactive_because listing that is still active', () => {
+    const base = JSON.parse(readFileSync(join(SHIPPED, 'github-mcp.json'), 'utf8')) as Record<string, unknown>;
+    const noSources = parseListingText('github-mcp.json', JSON.stringify({ ...base, sources: {} }));
+    expect('issues' in noSources && noSources.issues.map((i) => i.path)).toEqual([
+      'sources.operator',
+      'sources.endpoint',
+      'sources.documentation',
+    ]);
+    const stillActive = parseListingText(
+      'github-mcp.json',
+      JSON.stringify({ ...base, inactive_because: { reason: 'unconfirmed', note: 'no source', checked_at: '2026-11-26' } }),
+    );
+    expect('issues' in stillActive && stillActive.issues.map((i) => i.path)).toEqual(['active']);
+    const undated = parseListingText(
+      'github-mcp.json',
+      JSON.stringify({ ...base, claims: { access: { value: 'OAuth', source_url: 'https://github.com/github/github-mcp-server' } } }),
+    );
+    expect('issues' in undated && undated.issues.map((i) => i.path)).toEqual(['claims.access.checked_at']);
+    // Inactive and unconfirmed: no sources and no networks needed (nothing is stated as fact).
+    const firecrawl = parseListingText(
+      join(SHIPPED, 'firecrawl-x402-search.json'),
+      readFileSync(join(SHIPPED, 'firecrawl-x402-search.json'), 'utf8'),
+    );
+    expect('listing' in firecrawl && firecrawl.listing.inactive_because?.reason).toBe('unconfirmed');
+  });
+
+  it('stores every sourced statement as a claim with its URL and check day, networks as CAIP-2', () => {
+    const file = join(SHIPPED, 'coingecko-x402.json');
+    const parsed = parseListingText(file, readFileSync(file, 'utf8'));
+    if (!('listing' in parsed)) throw new Error('coingecko listing rejected');
+    const { service } = listingRows(parsed.listing, file);
+    expect(Object.keys(service.claims)).toEqual(['operator', 'endpoint', 'documentation', 'access', 'price_usd', 'networks']);
+    expect(service.claims.operator).toMatchObject({ value: 'CoinGecko', checked_at: '2026-11-26' });
+    expect(service.claims.endpoint!.value).toBe('GET https://pro-api.coingecko.com/api/v3/x402/simple/price?ids=bitcoin&vs_currencies=usd');
+    expect(service.claims.documentation!.value).toEqual(['https://docs.coingecko.com/ai-integration/x402']);
+    expect(service.claims.price_usd).toMatchObject({
+      value: 0.01,
+      source_url: 'https://docs.coingecko.com/docs/x402',
+      checked_at: '2026-11-25',
+    });
+    expect(service.claims.networks!.value).toEqual(['eip155:8453', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp']);
+    expect(service.operator_networks).toEqual(service.claims.networks!.value);
   });
 
   it('reports a bad file with its path and each zod path, and still loads the others', async () => {
@@ -149,7 +206,7 @@ describe('reviewed listings', () => {
       const ctx = makeContext(t.dir, { clock });
       const dir = copyListings(t.dir);
       await ingestListings(ctx, store, dir);
-      rmSync(join(dir, 'mturk.json'));
+      rmSync(join(dir, 'olas-mech-marketplace.json'));
       editJson(join(dir, 'deepwiki-mcp.json'), (d) => (d.active = false));
       editJson(join(dir, 'github-mcp.json'), (d) => (d.name = ''));
       clock.advance(3_600_000);
@@ -157,17 +214,18 @@ describe('reviewed listings', () => {
       expect(r.counts.deactivated).toBe(1);
       const rows = await store.all<{ id: string; active: boolean; enabled: boolean[] }>(
         `SELECT s.id, s.active, list(o.enabled ORDER BY o.id) AS enabled FROM services s JOIN operations o ON o.service_id = s.id
-         WHERE s.id IN ('svc_mturk', 'svc_deepwiki-mcp', 'svc_github-mcp') GROUP BY ALL ORDER BY s.id`,
+         WHERE s.id IN ('svc_olas-mech-marketplace', 'svc_deepwiki-mcp', 'svc_github-mcp', 'svc_mturk') GROUP BY ALL ORDER BY s.id`,
       );
       expect(rows).toEqual([
         { id: 'svc_deepwiki-mcp', active: false, enabled: [false, false] },
         { id: 'svc_github-mcp', active: true, enabled: [true, true] },
-        { id: 'svc_mturk', active: false, enabled: [false, false, false] },
+        { id: 'svc_mturk', active: false, enabled: [false, false] }, // shipped inactive (closed)
+        { id: 'svc_olas-mech-marketplace', active: false, enabled: [false, false] },
       ]);
       // Reactivated when the file comes back.
-      copyFileSync(join(SHIPPED, 'mturk.json'), join(dir, 'mturk.json'));
+      copyFileSync(join(SHIPPED, 'olas-mech-marketplace.json'), join(dir, 'olas-mech-marketplace.json'));
       await ingestListings(ctx, store, dir);
-      expect(await store.all("SELECT active FROM services WHERE id = 'svc_mturk'")).toEqual([{ active: true }]);
+      expect(await store.all("SELECT active FROM services WHERE id = 'svc_olas-mech-marketplace'")).toEqual([{ active: true }]);
     } finally {
       store.close();
       t.cleanup();

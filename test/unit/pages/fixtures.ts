@@ -102,7 +102,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
         { id: 'listing_active', description: 'listing is active', applies: false, passed: null, value: null, threshold: null },
       ],
     },
-    claims: [{ topic: 'description', statement: HOSTILE, source: 'registry', source_url: 'javascript:alert(1)' }],
+    claims: [{ topic: 'description', statement: HOSTILE, source: 'registry', source_url: 'javascript:alert(1)', checked_at: null }],
     operations: [
       {
         id: 'primary',
@@ -215,7 +215,13 @@ export function reviewedDetail(): ServiceDetail {
       criteria: base.directory.criteria.map((c) => (c.id === 'pass_rate' ? { ...c, passed: false, value: 0.5 } : c)),
     },
     claims: [
-      { topic: 'price', statement: 'Free tier, then $0.01 per call', source: 'operator', source_url: 'https://example.com/pricing' },
+      {
+        topic: 'price',
+        statement: 'Free tier, then $0.01 per call',
+        source: 'operator',
+        source_url: 'https://example.com/pricing',
+        checked_at: '2026-11-20',
+      },
     ],
   });
 }

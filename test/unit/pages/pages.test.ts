@@ -122,6 +122,14 @@ describe('service page', () => {
     expect(page).toContain('href="https://example.com/pricing"');
     expect(page).not.toContain('From the registry');
   });
+
+  it('shows each claim with its source and the day it was checked; registry claims read "not checked"', () => {
+    const reviewed = renderServicePage(reviewedDetail(), live);
+    expect(reviewed).toContain('<th scope="col">Checked</th>');
+    expect(reviewed).toMatch(/href="https:\/\/example\.com\/pricing"[\s\S]*?<\/td><td>2026-11-20<\/td>/);
+    const discovered = renderServicePage(discoveredDetail(), live);
+    expect(discovered).toContain('<span class="muted">not checked</span>');
+  });
 });
 
 describe('status page', () => {

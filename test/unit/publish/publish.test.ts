@@ -76,6 +76,7 @@ describe('publish (raw rows → compute → publish)', () => {
       expect(reviewed.operations.map((o) => o.id)).toEqual(['primary', 'docs']);
       expect(reviewed.claims.map((c) => c.topic).sort()).toEqual(['networks', 'price_usd']);
       expect(reviewed.claims.every((c) => c.source === 'operator' && c.source_url?.startsWith('https://'))).toBe(true);
+      expect(reviewed.claims.map((c) => c.checked_at)).toEqual(['2026-11-20', '2026-11-20']);
       expect(reviewed.registry_text).toBeNull();
       const x402 = parseWith(ServiceDetail, join(gen, 'api', 'v1', 'services', 'cand_x0000001.json'));
       expect(x402.payment_terms).not.toBeNull();

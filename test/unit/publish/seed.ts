@@ -34,7 +34,7 @@ export async function seedRaw(store: Store, now: Date, n: number, days = 10): Pr
       CASE WHEN i % 3 = 1 THEN 0.001 * (i % 10) END, CASE WHEN i % 3 = 1 THEN ['eip155:8453'] ELSE [] END,
       CASE WHEN i % 3 = 0 THEN 0.01 END, CASE WHEN i % 3 = 0 THEN ['eip155:8453'] ELSE [] END,
       CASE WHEN i % 3 = 2 THEN 'active' END, CASE WHEN i % 3 = 2 THEN 'streamable-http' END,
-      CASE WHEN i % 3 = 0 THEN '{"price_usd":{"value":0.01,"source_url":"https://docs.example/pricing","note":"per call"},"networks":{"value":["eip155:8453"],"source_url":"https://docs.example/pay"}}' END::JSON,
+      CASE WHEN i % 3 = 0 THEN '{"price_usd":{"value":0.01,"source_url":"https://docs.example/pricing","checked_at":"2026-11-20","note":"per call"},"networks":{"value":["eip155:8453"],"source_url":"https://docs.example/pay","checked_at":"2026-11-20"}}' END::JSON,
       $2::TIMESTAMP, $2::TIMESTAMP
     FROM range($3::BIGINT) r(i)`,
     [...times, n],
