@@ -30,6 +30,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'Always "preview": the API is an unstable preview; data and fields can change without notice. Also sent as the X-API-Status header.',
   ),
   '*.generated_at': d('atlas', 'When this body was computed (UTC, ISO-8601).', 'date-time'),
+  '*.data_as_of': d(
+    'atlas',
+    'When compute last ran before the publish that produced these figures: the start of the latest compute run that finished ok or partial, the instant every computed figure is computed at. The 30-day and 90-day windows of evidence and payment_terms end at data_as_of. Null when compute has never run.',
+    'date-time',
+  ),
 
   // ServiceList (GET /api/v1/services)
   'ServiceList.notes': d(

@@ -251,11 +251,13 @@ export function detailOf(
   criteria: CriterionResult[],
   now: Date,
   dayList: readonly string[],
+  dataAsOf: string | null,
 ): ServiceDetail {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: 'preview',
     generated_at: now.toISOString(),
+    data_as_of: dataAsOf,
     ...summary,
     description: discovered ? null : str(r.description),
     in_directory: Boolean(r.in_directory),
