@@ -10,7 +10,7 @@ import { presentDetail } from '../search/present.ts';
  * GET /api/v1/services/{id} and the MCP get_service tool. Unknown and malformed ids are both 404
  * (a malformed id is simply not a service). With a known key the body carries `referral_id`, a
  * signed token usable in an outcome report for 7 days. An unknown key is ignored on reads
- * (reading needs no key, spec 5.1): the answer then has no referral_id.
+ * (reading needs no key; docs/notes/serve.md): the answer then has no referral_id.
  */
 export async function getService(deps: AppDeps, id: string, key?: string | null): Promise<ServiceDetail> {
   const notFound = () => new AtlasError('not_found', `no service with id ${JSON.stringify(id.slice(0, 200))}`);

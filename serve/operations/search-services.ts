@@ -19,7 +19,7 @@ export function queryEcho(q: EffectiveQuery): QueryEcho {
 }
 
 /**
- * GET /api/v1/services (spec 2.1, 4.1) and the MCP search tool. Returns the cache entry so the
+ * GET /api/v1/services (parameters: docs/notes/serve.md) and the MCP search tool. Returns the cache entry so the
  * HTTP route can reuse one serialized body; `searchServices` returns the body itself.
  * Throws AtlasError `invalid_parameter` (400) naming the parameter.
  */

@@ -47,7 +47,7 @@ function intervalOf(hours: number): keyof typeof INTERVALS {
   }
 }
 
-/** `schedule_tier` (old name of check_interval) is served until the sunset day (spec 9.5). */
+/** `schedule_tier` (old name of check_interval) is served until the sunset day SCHEDULE_TIER_SUNSET (site/contract/common.ts). */
 export const scheduleTierServed = (now: Date) => now.toISOString().slice(0, 10) < SCHEDULE_TIER_SUNSET;
 
 export function summaryOf(r: Row, now: Date): ServiceSummary {
@@ -233,7 +233,7 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
     observed_at: t.observed_at,
     x402_version: t.x402_version,
     networks: t.networks ?? [],
-    // Receiving addresses are compared but never published (spec 2.4): pay_to / pay_to_hash dropped.
+    // Receiving addresses are compared but never published, not even hashed: pay_to / pay_to_hash dropped.
     offers: offers.map((o) => ({
       scheme: String(o.scheme ?? ''),
       network: String(o.network ?? ''),
