@@ -1,6 +1,7 @@
 import { StatsFigures } from '../../site/contract/stats.ts';
 import type { Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
+import { dataAsOf } from './status.ts';
 
 /**
  * The figures of GET /api/v1/stats at `now` (the contract's StatsFigures: Stats without api_status):
@@ -31,6 +32,7 @@ export async function computeStats(store: Store, now: Date): Promise<StatsFigure
   const n = (r: Record<string, number | string> | undefined, k: string) => Number(r?.[k] ?? 0);
   return StatsFigures.parse({
     generated_at: now.toISOString(),
+    data_as_of: await dataAsOf(store, now),
     totals: {
       services: n(s, 'services'),
       in_directory: n(s, 'in_directory'),

@@ -1,47 +1,18 @@
 import type { JobKind } from '../../site/contract/common.ts';
+import type { RunLog } from '../../site/contract/run-log.ts';
+import { LONGEST_STATUS_WINDOW_HOURS, RUN_SCHEDULE, runWindows } from '../../site/contract/run-windows.ts';
 import type { RunRecord } from '../../site/contract/runs.ts';
-import { StatusFigures, type WindowFigures } from '../../site/contract/status.ts';
-import { HOUR_MS } from '../core/clock.ts';
+import { StatusFigures } from '../../site/contract/status.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
 /**
- * The service's own scheduled jobs and how often each is due (our choice; the API leaves it open):
- * probe, compute and publish hourly (the five-minute cycle runs them when their hourly slot has come),
- * docs daily, report weekly. Slots are epoch-aligned like check slots (pipeline/core/slots.ts).
+ * The schedule, the windows and the window rule live in the contract (site/contract/run-windows.ts),
+ * their one home, so the server can evaluate them at answer time; re-exported here for the pipeline.
  */
-export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const satisfies Record<JobKind, number>;
+export { RUN_SCHEDULE, STATUS_WINDOWS, windowFigures, type StatusWindow } from '../../site/contract/run-windows.ts';
 export type { JobKind };
-export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
-export type StatusWindow = keyof typeof STATUS_WINDOWS;
-
-export type { WindowFigures };
-
-/**
- * Scheduled / ran / missed for one job over one window (pure). Slot k covers
- * [k·I, (k+1)·I). Counted slots start at or after the window start (now − W) and not before the
- * slot in which operation began. A slot is scheduled once it has ended, or earlier if it already ran;
- * it ran when a run with status ok or partial falls in it (by scheduled_at, else started_at); missed =
- * scheduled − ran. Several runs in one slot count once.
- */
-export function windowFigures(opts: {
-  now: Date;
-  everyHours: number;
-  windowHours: number;
-  operatingSince: Date | null;
-  ranSlots: ReadonlySet<number>;
-}): WindowFigures {
-  const { now, everyHours, windowHours, operatingSince, ranSlots } = opts;
-  if (!operatingSince) return { scheduled: 0, ran: 0, missed: 0 };
-  const size = everyHours * HOUR_MS;
-  const cur = Math.floor(now.getTime() / size);
-  const first = Math.max(Math.ceil((now.getTime() - windowHours * HOUR_MS) / size), Math.floor(operatingSince.getTime() / size));
-  const complete = Math.max(0, cur - first);
-  let ran = 0;
-  for (const k of ranSlots) if (k >= first && k < cur) ran += 1;
-  const currentRan = cur >= first && ranSlots.has(cur) ? 1 : 0;
-  return { scheduled: complete + currentRan, ran: ran + currentRan, missed: complete - ran };
-}
+export type { WindowFigures } from '../../site/contract/status.ts';
 
 interface RunRow {
   id: string;
@@ -52,7 +23,7 @@ interface RunRow {
   finished_at: string | null;
 }
 
-const toInfo = (r: RunRow): RunRecord => ({
+const toRecord = (r: RunRow): RunRecord => ({
   id: r.id,
   kind: r.kind,
   status: r.status as RunRecord['status'],
@@ -61,66 +32,83 @@ const toInfo = (r: RunRow): RunRecord => ({
   finished_at: dbTimeToIso(r.finished_at),
 });
 
+export interface RunLogOptions {
+  /**
+   * The publish run writing the tree that will carry these figures: read as `ok` (it is still
+   * `running` in the table while the tree is written, and finishes after the switch). The tree
+   * exists only if that publish succeeds, so wherever the figures are read, that publish ran.
+   */
+  ownRunId?: string | null;
+}
+
+/**
+ * When compute last ran (`data_as_of` of every response with computed figures): the start of the
+ * latest compute run at or before `now` that finished ok or partial, the instant its figures are
+ * computed at (pipeline/compute/run.ts); null when compute never ran.
+ */
+export async function dataAsOf(store: Store, now: Date): Promise<string | null> {
+  const [r] = await store.all<{ t: string | null }>(
+    `SELECT max(started_at) AS t FROM runs WHERE kind = 'compute' AND status IN ('ok', 'partial') AND started_at <= $1::TIMESTAMP`,
+    [timeParam(now)],
+  );
+  return dbTimeToIso(r?.t ?? null);
+}
+
+/**
+ * The run log at `now` (the contract's RunLog, published as `run-log.json`): the runs of the
+ * scheduled job kinds whose slot time (scheduled_at, else started_at) lies in the longest status
+ * window ending at `now`, plus the latest run of every kind; runs started after `now` are left out.
+ * `operating_since` is the first recorded run of any kind.
+ */
+export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = {}): Promise<RunLog> {
+  const at = timeParam(now);
+  const [since] = await store.all<{ at: string | null }>('SELECT min(started_at) AS at FROM runs WHERE started_at <= $1::TIMESTAMP', [at]);
+  const kinds = Object.keys(RUN_SCHEDULE)
+    .map((k) => `'${k}'`)
+    .join(', ');
+  const rows = await store.all<RunRow>(
+    `
+    WITH r AS (
+      SELECT id, kind, CASE WHEN id = $2 THEN 'ok' ELSE status END AS status, scheduled_at, started_at, finished_at
+      FROM runs WHERE started_at <= $1::TIMESTAMP)
+    SELECT * FROM r
+    WHERE (kind IN (${kinds})
+        AND coalesce(scheduled_at, started_at) <= $1::TIMESTAMP
+        AND coalesce(scheduled_at, started_at) >= $1::TIMESTAMP - INTERVAL ${LONGEST_STATUS_WINDOW_HOURS} HOUR)
+      OR id IN (SELECT id FROM r QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1)
+    ORDER BY started_at, id`,
+    [at, opts.ownRunId ?? ''],
+  );
+  return {
+    generated_at: now.toISOString(),
+    data_as_of: await dataAsOf(store, now),
+    operating_since: dbTimeToIso(since?.at ?? null),
+    runs: rows.map(toRecord),
+  };
+}
+
 /**
  * The figures of GET /api/v1/status at `now` (the contract's StatusFigures: Status without
- * api_status). `operating_since` is the first recorded run of any kind (no slot before it is counted
- * as scheduled); `latest_runs` holds the latest run of every kind recorded (ingest_*, cycle, …).
+ * api_status): the run windows (site/contract/run-windows.ts, the rule the server re-evaluates at
+ * answer time) over the run log, and evidence freshness at `now` from the materialized evidence.
  */
-export async function computeStatus(store: Store, now: Date): Promise<StatusFigures> {
-  const t = [timeParam(now)];
-  const [since] = await store.all<{ at: string | null }>('SELECT min(started_at) AS at FROM runs WHERE started_at <= $1::TIMESTAMP', t);
-  const operatingSinceIso = dbTimeToIso(since?.at ?? null);
-  const operatingSince = operatingSinceIso ? new Date(operatingSinceIso) : null;
+export async function computeStatus(store: Store, now: Date, opts: RunLogOptions = {}): Promise<StatusFigures> {
+  return statusFromLog(store, await readRunLog(store, now, opts), now);
+}
 
-  // Distinct slot indexes that ran, per job kind, over the longest window (at most ~720 per kind).
-  const slotRows = await store.all<{ kind: string; k: string | number }>(
-    `
-    WITH sched(kind, hours) AS (VALUES ${Object.entries(RUN_SCHEDULE)
-      .map(([k, h]) => `('${k}', ${h})`)
-      .join(', ')})
-    SELECT DISTINCT r.kind, floor(epoch(coalesce(r.scheduled_at, r.started_at)) / (s.hours * 3600))::BIGINT AS k
-    FROM runs r JOIN sched s ON s.kind = r.kind
-    WHERE r.status IN ('ok', 'partial') AND coalesce(r.scheduled_at, r.started_at) <= $1::TIMESTAMP
-      AND coalesce(r.scheduled_at, r.started_at) > $1::TIMESTAMP - INTERVAL ${Math.max(...Object.values(STATUS_WINDOWS)) + 168} HOUR`,
-    t,
-  );
-  const slots = new Map<string, Set<number>>();
-  for (const r of slotRows) {
-    const set = slots.get(r.kind) ?? new Set<number>();
-    set.add(Number(r.k));
-    slots.set(r.kind, set);
-  }
-
-  const latest = await store.all<RunRow>(
-    `SELECT id, kind, status, scheduled_at, started_at, finished_at FROM runs WHERE started_at <= $1::TIMESTAMP
-    QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1 ORDER BY kind`,
-    t,
-  );
-  const latestByKind = new Map(latest.map((r) => [r.kind, toInfo(r)]));
-
+/** computeStatus over a run log already read (publish writes both from one read). */
+export async function statusFromLog(store: Store, log: RunLog, now: Date): Promise<StatusFigures> {
   // Freshness at `now` (macro atlas_freshness, pipeline/store/rules.sql) from the materialized evidence.
   const [f] = await store.all<Record<string, number | string>>(
     `WITH x AS (SELECT atlas_freshness(last_check_at, check_interval_hours, $1::TIMESTAMP) AS f FROM evidence)
     SELECT count(*) FILTER (WHERE f = 'fresh') AS fresh, count(*) FILTER (WHERE f = 'stale') AS stale,
       count(*) FILTER (WHERE f = 'no_data') AS no_data, count(*) AS total FROM x`,
-    t,
+    [timeParam(now)],
   );
-
-  const jobs = (Object.entries(RUN_SCHEDULE) as [JobKind, number][]).map(([kind, everyHours]) => {
-    const ranSlots = slots.get(kind) ?? new Set<number>();
-    const w = (h: number) => windowFigures({ now, everyHours, windowHours: h, operatingSince, ranSlots });
-    return {
-      kind,
-      every_hours: everyHours,
-      windows: { '24h': w(STATUS_WINDOWS['24h']), '7d': w(STATUS_WINDOWS['7d']), '30d': w(STATUS_WINDOWS['30d']) },
-      latest: latestByKind.get(kind) ?? null,
-    };
-  });
   return StatusFigures.parse({
     generated_at: now.toISOString(),
-    operating_since: operatingSinceIso,
-    jobs,
-    latest_runs: latest.map(toInfo),
+    data_as_of: log.data_as_of,
+    ...runWindows({ operatingSince: log.operating_since, runs: log.runs }, now),
     evidence_freshness: {
       fresh: Number(f?.fresh ?? 0),
       stale: Number(f?.stale ?? 0),

@@ -22,6 +22,8 @@ export async function getService(deps: AppDeps, id: string, key?: string | null)
   if (!detail) throw notFound();
   const now = deps.clock();
   const out = presentDetail(detail, row, { now, baseUrl: deps.config.serve.baseUrl });
+  // A detail file published before data_as_of existed answers with the generation's value.
+  out.data_as_of = detail.data_as_of ?? site.dataAsOf;
   const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
   if (keyId) out.referral_id = signReferral(deps.secret, id, keyId, now);
   else delete out.referral_id;

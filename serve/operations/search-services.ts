@@ -49,6 +49,7 @@ export function searchServicesEntry(
   const body: ServiceList = {
     api_status: 'preview',
     generated_at: now.toISOString(),
+    data_as_of: site.dataAsOf,
     notes: NOTES,
     query: queryEcho(q),
     total,

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { IndexRecord } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
+import { RunLog } from '../../site/contract/run-log.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { compileRow, type SearchRow } from '../search/row.ts';
@@ -80,6 +81,17 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     openapi: await optionalObject(join(dir, 'openapi.json')),
   };
 
+  const runLogPath = join(dir, 'run-log.json');
+  const rawLog = await optionalObject(runLogPath);
+  let runLog: RunLog | null = null;
+  if (rawLog) {
+    const parsed = RunLog.safeParse(rawLog);
+    if (!parsed.success) throw new AtlasError('invalid_input', `${runLogPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    runLog = parsed.data;
+  }
+  const statsAsOf = resources.stats?.data_as_of;
+  const dataAsOf = runLog ? runLog.data_as_of : typeof statsAsOf === 'string' ? statsAsOf : null;
+
   const reports = new Map<string, Record<string, unknown>>();
   const reportsDir = join(api, 'reports');
   if (existsSync(reportsDir)) {
@@ -101,6 +113,8 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     columns,
     orders: presort(rows, columns),
     resources,
+    runLog,
+    dataAsOf,
     reports,
     loadedAt: loadedAt.toISOString(),
   };

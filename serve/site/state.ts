@@ -1,3 +1,4 @@
+import type { RunLog } from '../../site/contract/run-log.ts';
 import type { Columns } from '../search/columns.ts';
 import type { SearchRow } from '../search/row.ts';
 import type { Sort } from '../search/query.ts';
@@ -22,6 +23,16 @@ export interface SiteState {
   orders: Record<Sort, Int32Array>;
   /** Small published resources, loaded whole; null when the generation does not have the file. */
   resources: SiteResources;
+  /**
+   * The published run log (`run-log.json`): the runs the status windows are recomputed over at
+   * answer time; null for a generation published without one.
+   */
+  runLog: RunLog | null;
+  /**
+   * `data_as_of` of the responses with computed figures: when compute last ran before this
+   * generation was published (from the run log, else the published stats); null when unknown.
+   */
+  dataAsOf: string | null;
   /** Weekly reports by id (`YYYY-MM-DD` and `current`). */
   reports: Map<string, Record<string, unknown>>;
   /** When this generation was loaded (server clock), for /healthz. */

@@ -10,6 +10,8 @@ export * from './service-detail.ts';
 export * from './stats.ts';
 export * from './runs.ts';
 export * from './status.ts';
+export * from './run-log.ts';
+export * from './run-windows.ts';
 export * from './health.ts';
 export * from './reports.ts';
 export * from './changes.ts';

@@ -20,7 +20,7 @@ export type Notes = z.infer<typeof Notes>;
 export const NOTES: Notes = {
   tier: "tier says where an entry comes from, not how good it is: reviewed entries come from Atlas listing files written from the operator's own sources and are checked hourly; discovered entries come from public registries, are not written up by Atlas, and are checked hourly to monthly depending on registry usage (rule schedule/1).",
   evidence_windows:
-    'checks_30d, passed_30d, missed_30d and pass_rate count scheduled checks in the 30 days before generated_at; missed checks did not run and are never counted as failures. payment_terms counts changes in 30 and 90 days. limited_evidence / limited are true while monitoring is younger than the window.',
+    'checks_30d, passed_30d, missed_30d and pass_rate count the scheduled checks in the 30 days ending at data_as_of (when compute last ran); missed checks did not run and are never counted as failures. payment_terms counts changes in the 30 and 90 days ending at data_as_of. limited_evidence / limited are true while monitoring is younger than the window.',
   pass_rules:
     'reviewed/1: the HTTP status is one the listing expects, for every monitored operation. x402-mainnet/1: HTTP 402 with a valid x402 payment request offering at least one mainnet network (testnet-only does not pass). mcp-reach/3: a plain GET answered with 200, 400, 401, 403, 405 or 406 (reachability only). A passing check never shows that a paid call succeeds.',
   freshness:
@@ -33,5 +33,5 @@ export const NOTES: Notes = {
     "networks are CAIP-2 ids. networks_source observed: named in the latest valid payment request Atlas received; registry: from the registry's payment terms; operator: the operator's stated payment rails. mainnet is true when at least one offered network is a known mainnet; unknown ids never count as mainnet.",
   tags: "reviewed: capability tags from the listing. discovered: the registry's tags reduced to lowercase letters, digits and hyphens; anything else is dropped; not reviewed.",
   prices:
-    'price_usd is the lowest price of one paid request in US dollars, counted only for known USD stablecoins (registry) or as the operator states it (operator, a claim); null when unknown. It is not a measured charge; "upto" schemes state a maximum.',
+    'price_usd is the price of one paid request in US dollars: for discovered services the lowest among the payment offers the registry lists, counted only for known USD stablecoins on known mainnets (registry); for reviewed services as the operator states it (operator, a claim); null when unknown. It is not a measured charge; "upto" schemes state a maximum.',
 };

@@ -81,6 +81,7 @@ export const REGISTRY_TEXT_NOTICE =
 export const ServiceDetail = ServiceSummary.extend({
   api_status: ApiStatus,
   generated_at: DateTime,
+  data_as_of: DateTime.nullable(),
   description: z.string().nullable(),
   in_directory: z.boolean(),
   directory: DirectoryResult,

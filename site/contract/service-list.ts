@@ -23,6 +23,7 @@ export type QueryEcho = z.infer<typeof QueryEcho>;
 export const ServiceList = z.strictObject({
   api_status: ApiStatus,
   generated_at: DateTime,
+  data_as_of: DateTime.nullable(),
   notes: Notes,
   query: QueryEcho,
   total: z.number().int().nonnegative(),

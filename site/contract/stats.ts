@@ -12,6 +12,7 @@ export const KindCounts = countsBy(CHECK_KINDS);
 export const Stats = z.strictObject({
   api_status: ApiStatus,
   generated_at: DateTime,
+  data_as_of: DateTime.nullable(),
   totals: z.strictObject({
     services: count,
     in_directory: count,

@@ -17,12 +17,15 @@ export type WindowFigures = z.infer<typeof WindowFigures>;
 
 /**
  * GET /api/v1/status: the service's own scheduled runs, missed runs and evidence freshness, with
- * windows. `computeStatus` (pipeline/compute/status.ts) returns `StatusFigures` (everything but
- * `api_status`); publish adds `api_status` and validates the whole.
+ * windows ending at `generated_at`. `computeStatus` (pipeline/compute/status.ts) returns
+ * `StatusFigures` (everything but `api_status`); publish adds `api_status` and validates the whole.
+ * The server answers with the same figures recomputed against its own clock (`generated_at` = the
+ * answer's instant) from the published run log (run-log.ts, run-windows.ts).
  */
 export const Status = z.strictObject({
   api_status: ApiStatus,
   generated_at: DateTime,
+  data_as_of: DateTime.nullable(),
   operating_since: DateTime.nullable(),
   jobs: z.array(JobStatus),
   latest_runs: z.array(RunRecord),

@@ -7,14 +7,15 @@ export const STATIC_PAGE_SIZE = 50;
 /**
  * The default query (scope=directory, sort=evidence, first page) over the published index, for the
  * static `index.html`. Evidence order as the server's default sort (serve/search/order.ts): most
- * checks in 30 days, then most days of monitoring, then id.
+ * checks in 30 days, then most days of monitoring, then id. `dataAsOf`: when compute last ran.
  */
-export function defaultDirectoryList(records: readonly IndexRecord[], generatedAt: Date): ServiceList {
+export function defaultDirectoryList(records: readonly IndexRecord[], generatedAt: Date, dataAsOf: string | null = null): ServiceList {
   const inDir = records.filter((r) => r.in_directory).map((r) => r.summary);
   const sorted = [...inDir].sort(compareEvidence);
   return {
     api_status: 'preview',
     generated_at: generatedAt.toISOString(),
+    data_as_of: dataAsOf,
     notes: NOTES,
     query: { scope: 'directory', sort: 'evidence', limit: STATIC_PAGE_SIZE, offset: 0 },
     total: sorted.length,

@@ -18,6 +18,7 @@ export function renderStatusPage(input: { status: Status; stats?: Stats | null }
 <p class="lede">Atlas's own scheduled runs, the runs it missed, and how fresh the evidence is${s.operating_since ? html` (operating since ${fmtTime(s.operating_since)})` : html``}.</p>
 <dl class="facts">
 <dt>Evidence freshness</dt><dd>${fmtInt(f.fresh)} fresh · ${fmtInt(f.stale)} stale · ${fmtInt(f.no_data)} no data (of ${fmtInt(f.total)} services)</dd>
+<dt>Figures computed</dt><dd>${s.data_as_of ? fmtTime(s.data_as_of) : html`<span class="muted">never</span>`}</dd>
 ${
   st
     ? html`<dt>Services tracked</dt><dd>${fmtInt(st.totals.services)} (${fmtInt(st.totals.in_directory)} in the directory; ${fmtInt(st.totals.by_tier.reviewed)} reviewed, ${fmtInt(st.totals.by_tier.discovered)} discovered)</dd>

@@ -79,9 +79,12 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   await writeFile(join(generationDir, 'assets', 'atlas.js'), JS);
 
   const records = (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [];
+  const status = await readJson<Status>(join(api, 'status.json'));
+  const stats = await readJson<Stats>(join(api, 'stats.json'));
+  const list = defaultDirectoryList(records, opts.generatedAt, stats?.data_as_of ?? null);
   await writeFile(
     join(generationDir, 'index.html'),
-    safeRender(() => renderDirectoryPage({ list: defaultDirectoryList(records, opts.generatedAt), form: {} }, meta), meta, 'directory'),
+    safeRender(() => renderDirectoryPage({ list, form: {} }, meta), meta, 'directory'),
   );
 
   const servicesDir = join(api, 'services');
@@ -95,8 +98,6 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
     );
   });
 
-  const status = await readJson<Status>(join(api, 'status.json'));
-  const stats = await readJson<Stats>(join(api, 'stats.json'));
   if (status)
     await writeFile(
       join(generationDir, 'status.html'),

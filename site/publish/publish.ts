@@ -72,7 +72,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
-    await step('status', () => writeStatus(store, genDir, now));
+    await step('status', () => writeStatus(store, genDir, now, run.id));
     await step('health', () => writeHealth(store, genDir, now, generation, key.info));
     await step('roadmap', () => writeRoadmap(ctx.paths.roadmap, genDir));
     await step('fields', () => writeFieldsAndOpenApi(genDir, now));

@@ -47,7 +47,7 @@ function intervalOf(hours: number): keyof typeof INTERVALS {
   }
 }
 
-/** `schedule_tier` (old name of check_interval) is served until the sunset day (docs/design.md, versioning). */
+/** `schedule_tier` (old name of check_interval) is served until the sunset day SCHEDULE_TIER_SUNSET (site/contract/common.ts). */
 export const scheduleTierServed = (now: Date) => now.toISOString().slice(0, 10) < SCHEDULE_TIER_SUNSET;
 
 export function summaryOf(r: Row, now: Date): ServiceSummary {
@@ -244,7 +244,7 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
     observed_at: t.observed_at,
     x402_version: t.x402_version,
     networks: t.networks ?? [],
-    // Receiving addresses are compared but never published (docs/design.md, payment terms): pay_to / pay_to_hash dropped.
+    // Receiving addresses are compared but never published, not even hashed: pay_to / pay_to_hash dropped.
     offers: offers.map((o) => ({
       scheme: String(o.scheme ?? ''),
       network: String(o.network ?? ''),
@@ -262,11 +262,13 @@ export function detailOf(
   criteria: CriterionResult[],
   now: Date,
   dayList: readonly string[],
+  dataAsOf: string | null,
 ): ServiceDetail {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: 'preview',
     generated_at: now.toISOString(),
+    data_as_of: dataAsOf,
     ...summary,
     description: discovered ? null : str(r.description),
     in_directory: Boolean(r.in_directory),

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from '../../pipeline/core/log.ts';
+import { dataAsOf } from '../../pipeline/compute/status.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { DAILY_DAYS, IndexSearch, RECENT_CHECKS, ServiceDetail, type IndexRecord } from '../contract/index.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
@@ -60,6 +61,7 @@ export async function writeServices(
     summaries = await JsonArrayWriter.open(join(genDir, 'index', 'summaries.json'));
     const total = Number((await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM pub_summary'))[0]?.n ?? 0);
     const days = dayRange(now, DAILY_DAYS);
+    const asOf = await dataAsOf(store, now);
     const fetch = (lo: number) => store.all<Row>(BATCH_SQL, [lo, Math.min(lo + batchSize - 1, total)]);
     // Prefetch: DuckDB runs the next batch's query on its own threads while JS shapes this one.
     next = total > 0 ? fetch(1) : null;
@@ -78,7 +80,7 @@ export async function writeServices(
           const criteria = criteriaOf(row);
           // The detail holds every summary member under the same schemas, so validating the detail
           // validates the summary; the index record's own part is `search` (saves a second pass).
-          detail = validated(ServiceDetail, detailOf(row, summary, criteria, now, days), `service ${summary.id}`);
+          detail = validated(ServiceDetail, detailOf(row, summary, criteria, now, days, asOf), `service ${summary.id}`);
           record = indexRecordOf(row, summary, criteria);
           validated(IndexSearch, record.search, `index record of ${summary.id}`);
         } catch (e) {

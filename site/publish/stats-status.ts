@@ -1,14 +1,23 @@
-import { computeStats, computeStatus } from '../../pipeline/compute/index.ts';
+import { join } from 'node:path';
+import { computeStats, readRunLog, statusFromLog } from '../../pipeline/compute/index.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { Stats, Status } from '../contract/index.ts';
+import { RunLog, Stats, Status } from '../contract/index.ts';
 import { apiPath as api } from './paths.ts';
 import { writeJson } from './write.ts';
 
-/** stats.json and status.json: compute's figures (pipeline/compute) plus api_status, validated. */
+/** stats.json: compute's figures (pipeline/compute) plus api_status, validated. */
 export async function writeStats(store: Store, genDir: string, now: Date): Promise<void> {
   await writeJson(api(genDir, 'stats.json'), Stats, { api_status: 'preview', ...(await computeStats(store, now)) }, 'stats');
 }
 
-export async function writeStatus(store: Store, genDir: string, now: Date): Promise<void> {
-  await writeJson(api(genDir, 'status.json'), Status, { api_status: 'preview', ...(await computeStatus(store, now)) }, 'status');
+/**
+ * status.json (the figures at the publish instant, what a static host serves) and run-log.json (the
+ * runs the server re-evaluates the run windows over at answer time; site/contract/run-log.ts), both
+ * from one read of the runs. `ownRunId` is the publish run writing this generation: it counts as ran
+ * (see RunLogOptions in pipeline/compute/status.ts).
+ */
+export async function writeStatus(store: Store, genDir: string, now: Date, ownRunId: string | null = null): Promise<void> {
+  const log = await readRunLog(store, now, { ownRunId });
+  await writeJson(join(genDir, 'run-log.json'), RunLog, log, 'run log');
+  await writeJson(api(genDir, 'status.json'), Status, { api_status: 'preview', ...(await statusFromLog(store, log, now)) }, 'status');
 }

@@ -7,6 +7,7 @@ import { ReportList } from '../../site/contract/reports.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { Stats } from '../../site/contract/stats.ts';
 import { Status } from '../../site/contract/status.ts';
+import { RunLog } from '../../site/contract/run-log.ts';
 import { freshnessAt } from '../../site/contract/freshness.ts';
 
 /**
@@ -178,6 +179,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     ...summary,
     api_status: 'preview',
     generated_at: now.toISOString(),
+    data_as_of: now.toISOString(),
     description: null,
     in_directory: record.in_directory,
     directory: {
@@ -249,6 +251,8 @@ export interface GenerationOptions {
   /** Write one detail file per service (the bench writes them all too). */
   details?: boolean;
   extra?: { openapi?: unknown; fields?: unknown };
+  /** The published run log (`run-log.json`); absent → no run log (a generation published before it existed). */
+  runLog?: RunLog;
 }
 
 function writeJson(path: string, value: unknown): void {
@@ -286,6 +290,7 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
     Stats.parse({
       api_status: 'preview',
       generated_at: gen,
+      data_as_of: opts.runLog?.data_as_of ?? gen,
       totals: {
         services: records.length,
         in_directory: records.filter((r) => r.in_directory).length,
@@ -304,12 +309,14 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
     Status.parse({
       api_status: 'preview',
       generated_at: gen,
+      data_as_of: opts.runLog?.data_as_of ?? gen,
       operating_since: null,
       jobs: [],
       latest_runs: [],
       evidence_freshness: { fresh: 0, stale: 0, no_data: 0, total: 0 },
     }),
   );
+  if (opts.runLog) writeJson(join(dir, 'run-log.json'), RunLog.parse(opts.runLog));
   writeJson(join(api, 'roadmap.json'), {
     api_status: 'preview',
     measured_today: ['checks'],

@@ -43,6 +43,7 @@ describe('stats and status figures', () => {
       expect(StatsSchema.parse(s)).toEqual(s);
       expect(s).toEqual({
         generated_at: NOW,
+        data_as_of: NOW, // computeAt recorded its compute run at NOW
         totals: {
           services: 4,
           in_directory: 1,

@@ -17,7 +17,9 @@ import {
 import { membersOf } from '../../../site/contract/walk.ts';
 
 // Members the API names for ServiceList, ServiceSummary, evidence and payment_terms: the contract must carry every one of them.
-const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'notes', 'query', 'total', 'items', 'hint'];
+// Plus data_as_of, our one addition: every response with computed figures says when compute last ran
+// (docs/CONTRACTS.md "Contract schemas").
+const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'data_as_of', 'notes', 'query', 'total', 'items', 'hint'];
 const SPEC_SUMMARY = [
   'id',
   'tier',

@@ -23,6 +23,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
     description: HOSTILE,
     api_status: 'preview',
     generated_at: NOW.toISOString(),
+    data_as_of: NOW.toISOString(),
     id: 'cand_0123456789abcdef0123',
     tier: 'discovered',
     type: 'api_endpoint',
@@ -230,6 +231,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
   const {
     api_status: _a,
     generated_at: _g,
+    data_as_of: _asOf,
     description: _desc,
     in_directory: _i,
     directory: _d,
@@ -251,6 +253,7 @@ export function listOf(items: ServiceSummary[], over: Partial<ServiceList> = {})
   return {
     api_status: 'preview',
     generated_at: NOW.toISOString(),
+    data_as_of: NOW.toISOString(),
     notes: NOTES,
     query: { scope: 'directory', sort: 'evidence', limit: 50, offset: 0 },
     total: items.length,
@@ -264,6 +267,7 @@ export function status(): Status {
   return StatusSchema.parse({
     api_status: 'preview',
     generated_at: NOW.toISOString(),
+    data_as_of: NOW.toISOString(),
     operating_since: '2026-11-11T00:00:00.000Z',
     jobs: [
       {
@@ -298,6 +302,7 @@ export function stats(): Stats {
   return StatsSchema.parse({
     api_status: 'preview',
     generated_at: NOW.toISOString(),
+    data_as_of: NOW.toISOString(),
     totals: {
       services: 13,
       in_directory: 9,

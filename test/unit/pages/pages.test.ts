@@ -138,6 +138,7 @@ describe('status page', () => {
     expect(page).toContain('<h1>Status</h1>');
     expect(page).toContain('23/24 <span class="no">(1 missed)</span>');
     expect(page).toContain('10 fresh · 2 stale · 1 no data (of 13 services)');
+    expect(page).toMatch(/<dt>Figures computed<\/dt><dd>(?!<span)[^<]+<\/dd>/); // data_as_of, when compute last ran
     expect(page).toContain('300 (280 passed)');
     expect(page).toContain('aria-current="page">Status');
   });

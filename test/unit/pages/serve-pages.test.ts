@@ -122,7 +122,9 @@ describe('mountPages', () => {
   });
 
   it('serves status, reports and the assets', async () => {
-    expect(await (await app.request('/status')).text()).toContain('10 fresh · 2 stale');
+    // Live: freshness is counted over the served index at the server's clock (both services were
+    // checked within two intervals of NOW), not copied from the published status.json (10 / 2 / 1).
+    expect(await (await app.request('/status')).text()).toContain('2 fresh · 0 stale · 0 no data (of 2 services)');
     expect(await (await app.request('/reports')).text()).toContain('Corrections (1)');
     const css = await app.request('/assets/atlas.css');
     expect(css.headers.get('content-type')).toContain('text/css');

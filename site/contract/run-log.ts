@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { DateTime } from './common.ts';
+import { RunRecord } from './runs.ts';
+
+/**
+ * `run-log.json` at the root of a generation: the service's own runs the server needs to compute the
+ * run windows of GET /api/v1/status against its own clock (site/contract/run-windows.ts). Not an API
+ * body. Bounded: every run of a scheduled job kind (RUN_SCHEDULE) whose slot time (scheduled_at, else
+ * started_at) lies in the longest status window before `generated_at`, plus the latest run of every
+ * kind, so the log stays a few thousand rows however long the service has run.
+ *
+ * The generation's own publish run is in the log with status `ok` (and no finished_at): the tree that
+ * carries the log exists, so that publish ran; a publish that fails leaves no tree and no log.
+ */
+export const RunLog = z.strictObject({
+  /** The publish instant: the log holds the runs started at or before it. */
+  generated_at: DateTime,
+  /** The last compute's instant (the start of the latest compute run that finished ok or partial). */
+  data_as_of: DateTime.nullable(),
+  /** The first recorded run of any kind (it may be older than every run in the log). */
+  operating_since: DateTime.nullable(),
+  runs: z.array(RunRecord),
+});
+export type RunLog = z.infer<typeof RunLog>;

@@ -1,0 +1,105 @@
+/**
+ * The run windows of GET /api/v1/status (scheduled / ran / missed per job, latest runs) at an
+ * instant: the one home of the rule. The pipeline evaluates it at publish over the runs it reads
+ * from the database (pipeline/compute/status.ts); the server evaluates it again against its own clock
+ * when it answers, over the run log published in the tree (run-log.ts), so a stopped pipeline shows
+ * as missed runs instead of a frozen all-clear.
+ *
+ * Pure and dependency-free (contract types only), so the pipeline and the server can both import it.
+ */
+import type { JobKind } from './common.ts';
+import type { RunRecord } from './runs.ts';
+import type { JobStatus, WindowFigures } from './status.ts';
+
+/**
+ * The service's own scheduled jobs and how often each is due, in hours: probe, compute and publish
+ * hourly (the five-minute cycle runs them when their hourly slot has come), docs daily, report
+ * weekly. Slots are epoch-aligned: slot k of a job due every I hours covers [k·I, (k+1)·I).
+ */
+export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const satisfies Record<JobKind, number>;
+/** The status windows, in hours; each ends at the instant the figures are computed for. */
+export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
+export type StatusWindow = keyof typeof STATUS_WINDOWS;
+/** The longest status window in hours: how far back the published run log reaches. */
+export const LONGEST_STATUS_WINDOW_HOURS = Math.max(...Object.values(STATUS_WINDOWS));
+
+const HOUR_MS = 3_600_000;
+
+/** Statuses that count a run as having run: a failed or still running run leaves its slot missed. */
+const RAN: ReadonlySet<string> = new Set(['ok', 'partial']);
+
+/**
+ * Scheduled / ran / missed for one job over one window (pure). Counted slots start at or after the
+ * window start (now − W) and not before the slot in which operation began. A slot is scheduled once
+ * it has ended, or earlier if it already ran; missed = scheduled − ran. Several runs in one slot
+ * count once.
+ */
+export function windowFigures(opts: {
+  now: Date;
+  everyHours: number;
+  windowHours: number;
+  operatingSince: Date | null;
+  ranSlots: ReadonlySet<number>;
+}): WindowFigures {
+  const { now, everyHours, windowHours, operatingSince, ranSlots } = opts;
+  if (!operatingSince) return { scheduled: 0, ran: 0, missed: 0 };
+  const size = everyHours * HOUR_MS;
+  const cur = Math.floor(now.getTime() / size);
+  const first = Math.max(Math.ceil((now.getTime() - windowHours * HOUR_MS) / size), Math.floor(operatingSince.getTime() / size));
+  const complete = Math.max(0, cur - first);
+  let ran = 0;
+  for (const k of ranSlots) if (k >= first && k < cur) ran += 1;
+  const currentRan = cur >= first && ranSlots.has(cur) ? 1 : 0;
+  return { scheduled: complete + currentRan, ran: ran + currentRan, missed: complete - ran };
+}
+
+/** The instant a run counts in: the slot it was due for (scheduled_at), else its start. */
+const slotTime = (r: RunRecord): number => Date.parse(r.scheduled_at ?? r.started_at);
+
+/** What the run windows give: the members of Status computed from the runs. */
+export interface RunWindows {
+  operating_since: string | null;
+  jobs: JobStatus[];
+  latest_runs: RunRecord[];
+}
+
+/**
+ * The run windows at `now` over `runs` (pure). Only runs that had started by `now` count (a later one
+ * does not exist yet at that instant). A run counts in a job's slot when its kind is the job's, its
+ * status is ok or partial and its slot time (scheduled_at, else started_at) is at or before `now`.
+ * `operating_since` (the first recorded run) limits the slots counted; it is null, and nothing is
+ * scheduled, before it. `latest` / `latest_runs`: the latest run by started_at (then id) of each kind,
+ * `latest_runs` ordered by kind.
+ */
+export function runWindows(input: { operatingSince: string | null; runs: readonly RunRecord[] }, now: Date): RunWindows {
+  const nowMs = now.getTime();
+  const since = input.operatingSince !== null && Date.parse(input.operatingSince) <= nowMs ? input.operatingSince : null;
+  const operatingSince = since === null ? null : new Date(since);
+  const started = input.runs.filter((r) => Date.parse(r.started_at) <= nowMs);
+
+  const latestByKind = new Map<string, RunRecord>();
+  for (const r of started) {
+    const cur = latestByKind.get(r.kind);
+    const later = !cur || Date.parse(r.started_at) > Date.parse(cur.started_at) || (r.started_at === cur.started_at && r.id > cur.id);
+    if (later) latestByKind.set(r.kind, r);
+  }
+
+  const jobs = (Object.entries(RUN_SCHEDULE) as [JobKind, number][]).map(([kind, everyHours]): JobStatus => {
+    const size = everyHours * HOUR_MS;
+    const ranSlots = new Set<number>();
+    for (const r of started) {
+      if (r.kind !== kind || !RAN.has(r.status)) continue;
+      const t = slotTime(r);
+      if (t <= nowMs) ranSlots.add(Math.floor(t / size));
+    }
+    const w = (h: number) => windowFigures({ now, everyHours, windowHours: h, operatingSince, ranSlots });
+    return {
+      kind,
+      every_hours: everyHours,
+      windows: { '24h': w(STATUS_WINDOWS['24h']), '7d': w(STATUS_WINDOWS['7d']), '30d': w(STATUS_WINDOWS['30d']) },
+      latest: latestByKind.get(kind) ?? null,
+    };
+  });
+  const latest_runs = [...latestByKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  return { operating_since: since, jobs, latest_runs };
+}
