@@ -7,7 +7,8 @@ import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
 import { runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, type Store, withRun } from '../store/index.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish, type PublishResult } from '../../site/publish/index.ts';
+import { verifyGeneration } from '../verify/index.ts';
 import { CADENCE_MS, isDue } from './due.ts';
 
 export interface CycleOptions {
@@ -19,7 +20,12 @@ export interface CycleOptions {
   skipRegistries?: boolean;
   /** Write the researchers' snapshot when due (default true). */
   snapshot?: boolean;
+  /** Services `atlas verify` recomputes after a publish (a sample seeded by the generation; default 50). */
+  verifySample?: number;
 }
+
+/** Services verified after each publish unless the caller says otherwise. */
+export const CYCLE_VERIFY_SAMPLE = 50;
 
 export interface StepResult {
   step: string;
@@ -36,7 +42,9 @@ export interface CycleResult {
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
  * inbox), probe (calls and documentation), compute (changed services; all hourly), reports,
- * publish when anything changed, and the researchers' snapshot hourly.
+ * publish when anything changed, then verify (a sample of the published services and every frozen
+ * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and counted
+ * in the cycle's run, it does not fail the cycle), and the researchers' snapshot hourly.
  * A step that fails is recorded and the cycle goes on (a registry that cannot be reached must not
  * stop the probes); the cycle's own run row is `partial` then.
  */
@@ -117,7 +125,26 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
   });
 
   const publishDue = opts.force || changed || isDue(await lastRunAt(store, 'publish'), ctx.clock(), CADENCE_MS.publish_max_age);
-  await step('publish', publishDue, async () => publish(ctx, store, {}));
+  let published: PublishResult | null = null;
+  await step('publish', publishDue, async () => {
+    published = await publish(ctx, store, {});
+    return published;
+  });
+
+  let verified: { verified: number; mismatches: number } | null = null;
+  const generation = published as PublishResult | null;
+  await step('verify', generation !== null, async () => {
+    const r = await verifyGeneration(store, generation!.dir, { sample: opts.verifySample ?? CYCLE_VERIFY_SAMPLE });
+    verified = { verified: r.checked.services, mismatches: r.mismatches.length };
+    if (r.mismatches.length) {
+      const first = r.mismatches
+        .slice(0, 5)
+        .map((m) => `${m.id} ${m.field}`)
+        .join('; ');
+      ctx.log.warn(`cycle: verify found ${r.mismatches.length} mismatch(es) in generation ${r.generation}: ${first}`);
+    }
+    return { generation: r.generation, checked: r.checked, mismatches: r.mismatches.length };
+  });
 
   if (opts.snapshot !== false) {
     const snapDue = opts.force || isDue(await lastRunAt(store, 'snapshot'), ctx.clock(), CADENCE_MS.snapshot);
@@ -132,7 +159,7 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
 
   const failed = steps.filter((s) => s.status === 'failed').length;
   run.status = failed ? 'partial' : 'ok';
-  run.counts = Object.fromEntries(steps.map((s) => [s.step, s.status]));
+  run.counts = { ...Object.fromEntries(steps.map((s) => [s.step, s.status])), ...(verified ?? {}) };
   run.error = failed
     ? steps
         .filter((s) => s.error)

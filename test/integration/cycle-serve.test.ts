@@ -4,6 +4,7 @@ import { HOUR_MS } from '../../pipeline/core/clock.ts';
 import { parseConfig } from '../../pipeline/core/config.ts';
 import { runCycle } from '../../pipeline/cycle/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
+import { verifyGeneration } from '../../pipeline/verify/index.ts';
 import { ServiceList, Stats } from '../../site/contract/index.ts';
 import { startServer } from '../../serve/index.ts';
 import { fleetConfig, startFleet, writeFleetListings } from '../../pipeline/fleet/index.ts';
@@ -11,7 +12,7 @@ import { makeContext, tempDir, testClock } from '../helpers/context.ts';
 
 /**
  * The whole flow on real parts: fleet on loopback → `runCycle` (ingest both fleet registries and
- * fleet listings, real HTTP probes, SQL compute, publish) three times an hour apart → `atlas serve`
+ * fleet listings, real HTTP probes, SQL compute, publish, verify) three times an hour apart → `atlas serve`
  * on a real port → HTTP requests whose figures must equal what the database says.
  */
 describe('fleet → cycle → serve', () => {
@@ -39,7 +40,23 @@ describe('fleet → cycle → serve', () => {
         ),
         directory: await s.all<{ n: number }>('SELECT count(*)::INT AS n FROM directory_current WHERE in_directory'),
         checks: await s.all<{ n: number }>('SELECT count(*)::INT AS n FROM checks'),
+        cycles: await s.all<{ counts: string }>("SELECT counts::VARCHAR AS counts FROM runs WHERE kind = 'cycle' ORDER BY started_at"),
       }));
+
+      // Each cycle verified a sample of what it published (pipeline/verify) and found no mismatch.
+      expect(db.cycles).toHaveLength(3);
+      for (const c of db.cycles) {
+        expect(JSON.parse(c.counts)).toMatchObject({
+          publish: 'ok',
+          verify: 'ok',
+          verified: Math.min(50, db.services[0]!.n),
+          mismatches: 0,
+        });
+      }
+      // And `atlas verify` over every published service of the last generation, read-only, finds none.
+      const verified = await withStore(ctx.paths.db, (s) => verifyGeneration(s, ctx.paths.publicDir), { readOnly: true });
+      expect(verified.mismatches).toEqual([]);
+      expect(verified.checked.services).toBe(db.services[0]!.n);
       const byService = new Map(db.perService.map((r) => [r.service_id, r]));
 
       const server = await startServer(ctx, { port: 0, host: '127.0.0.1', watchIntervalMs: 60_000 });

@@ -58,7 +58,7 @@ describe('atlas verify --tree', () => {
       expect(text.stderr).toMatch(/^atlas: verify: 1 problem\(s\) in /);
 
       for (const [args, msg] of [
-        [[], /only --tree DIR is available in this version/],
+        [[], /no database at /],
         [['--tree', join(dir, 'nope')], /no such directory/],
         [['--tree', gen, '--public-key', 'AAAA'], /--public-key: a public key must be/],
         [['--tree', gen, '--key', keyFile, '--public-key', 'AAAA'], /not both/],

@@ -1,0 +1,3 @@
+export * from './compare.ts';
+export * from './queries.ts';
+export * from './verify.ts';

@@ -1,0 +1,236 @@
+/**
+ * The documented queries that reproduce every published figure from the raw tables, over the rules
+ * of pipeline/store/rules.sql (its macros and views are the one definition of each rule; these
+ * queries only select from them). `atlas verify` runs exactly these texts, and docs/research.md is
+ * generated from them (pipeline/verify/research-doc.ts; a test keeps the two equal), so what a
+ * researcher runs is what verify checks.
+ *
+ * Instants are session variables, never the wall clock:
+ *   atlas_now            the instant the per-service figures are evaluated at (the rules file reads
+ *                        it through atlas_compute_now()); `atlas sql --now T` sets it.
+ *   atlas_report_from    a weekly report's window [from, until): week start …
+ *   atlas_report_until   … and figures_until (the week end for a frozen report).
+ */
+
+/** One documented query: what it reproduces and its text. */
+export interface ResearchQuery {
+  id: string;
+  title: string;
+  /** Published members it reproduces (as named in the service or report JSON). */
+  figures: string[];
+  /** What the query reads and how to run it (markdown, for docs/research.md). */
+  notes: string;
+  /** The query (one statement, no trailing semicolon). */
+  sql: string;
+}
+
+/**
+ * The instant a generation's per-service figures were computed at: the latest successful compute run
+ * started at or before the generation's generated_at ($1). Compute evaluates every figure of a run at
+ * its start instant (pipeline/compute/run.ts), and publish reads the latest committed compute.
+ */
+export const COMPUTE_INSTANT_SQL = `SELECT strftime(max(started_at), '%Y-%m-%dT%H:%M:%S.%gZ') AS computed_at
+FROM runs
+WHERE kind = 'compute' AND status = 'ok' AND started_at <= $1::TIMESTAMP`;
+
+/**
+ * `operations` as of atlas_now: the interval in force then, from the interval history (the latest
+ * change at or before atlas_now; at one instant a recorded change wins over the first-interval row),
+ * instead of the interval in force today. A TEMP view of this name shadows the table for one
+ * connection, so every rule that reads `operations` (evidence_30d, atlas_expected_checks, …) sees the
+ * operations as they were at a past instant. `{ops}` is the fully qualified table
+ * ("<database>".main.operations): an unqualified name would resolve to the view itself.
+ * Not a rule of its own (rules.sql keeps none about history replay); it lives here, with verify.
+ */
+export const OPERATIONS_AS_OF_SQL = (ops: string) => `CREATE OR REPLACE TEMP VIEW operations AS
+WITH h AS (
+  SELECT service_id, operation,
+    arg_max(to_hours, epoch_us(changed_at) * 2 + (from_hours IS NOT NULL)::INTEGER) AS hours
+  FROM interval_changes
+  WHERE changed_at <= atlas_compute_now()
+  GROUP BY ALL
+)
+SELECT o.* REPLACE (coalesce(h.hours, o.interval_hours) AS interval_hours)
+FROM ${ops} o
+LEFT JOIN h ON h.service_id = o.service_id AND h.operation = o.id`;
+
+export const SERVICE_EVIDENCE: ResearchQuery = {
+  id: 'evidence',
+  title: 'Evidence over the 30 days ending at the instant',
+  figures: [
+    'evidence.operations',
+    'evidence.check_interval_hours',
+    'evidence.check_interval',
+    'evidence.monitoring_since',
+    'evidence.monitoring_days',
+    'evidence.limited_evidence',
+    'evidence.checks_30d',
+    'evidence.passed_30d',
+    'evidence.missed_30d',
+    'evidence.pass_rate',
+    'evidence.freshness',
+    'evidence.last_check.checked_at',
+  ],
+  notes:
+    "View `evidence_30d` (rules file): checks in [now − 30 days, now], missed checks per operation from the interval history, freshness from the primary operation's latest check and its interval, all at `atlas_now`.",
+  sql: `SELECT service_id, operations, check_interval_hours, check_interval,
+  atlas_iso(monitoring_since) AS monitoring_since, monitoring_days, limited_evidence,
+  checks_30d, passed_30d, missed_30d, pass_rate, freshness,
+  atlas_iso(last_check_at) AS last_check_at
+FROM evidence_30d
+ORDER BY service_id`,
+};
+
+export const SERVICE_TERMS: ResearchQuery = {
+  id: 'payment_terms',
+  title: 'Payment terms over 90 days (discovered x402 services)',
+  figures: [
+    'payment_terms.current_since',
+    'payment_terms.changes_30d',
+    'payment_terms.changes_90d',
+    'payment_terms.pay_to_changes_90d',
+    'payment_terms.last_change_at',
+    'payment_terms.last_change_kinds',
+    'payment_terms.window_start',
+    'payment_terms.limited',
+  ],
+  notes:
+    'View `terms_90d` (rules file) over the valid payment requests observed up to `atlas_now`; a service without a row publishes `payment_terms: null`.',
+  sql: `SELECT service_id, atlas_iso(current_since) AS current_since,
+  changes_30d, changes_90d, pay_to_changes_90d,
+  atlas_iso(last_change_at) AS last_change_at, last_change_kinds,
+  atlas_iso(window_start) AS window_start, limited
+FROM terms_90d
+ORDER BY service_id`,
+};
+
+/**
+ * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply). The criteria are
+ * restated here over the rules file's views (evidence_30d, terms_90d) and the service's registry and
+ * listing state, because the rules file does not hold them yet (they are SQL in
+ * pipeline/compute/directory.ts); once it does, this query selects from that definition instead.
+ * Registry state (listed, MCP status, active) has no history: the current value is used.
+ */
+export const SERVICE_DIRECTORY: ResearchQuery = {
+  id: 'directory',
+  title: 'Directory membership (listing-criteria/1)',
+  figures: ['in_directory', 'directory.in_directory', 'directory.criteria[].passed'],
+  notes:
+    "Each service's published evaluation names its instant (`directory.evaluated_at`): set `atlas_now` to it. A criterion that does not apply is null; `in_directory` is true when every applicable criterion passed.",
+  sql: `WITH c AS (
+  SELECT s.id AS service_id,
+    coalesce(e.checks_30d, 0) >= 3 AS checks_30d,
+    coalesce(e.freshness, 'no_data') = 'fresh' AS fresh,
+    coalesce(e.pass_rate >= 0.8, false) AS pass_rate,
+    CASE WHEN s.tier = 'discovered' THEN s.listed AND coalesce(s.mcp_status, '') <> 'deleted' END AS listed,
+    CASE WHEN s.tier = 'discovered' AND s.protocol = 'x402' THEN coalesce(t.latest_mainnet, false) END AS mainnet_offer,
+    CASE WHEN s.tier = 'reviewed' THEN s.active END AS listing_active
+  FROM services s
+  LEFT JOIN evidence_30d e ON e.service_id = s.id
+  LEFT JOIN terms_90d t ON t.service_id = s.id
+)
+SELECT service_id,
+  checks_30d AND fresh AND pass_rate AND coalesce(listed, true) AND coalesce(mainnet_offer, true) AND coalesce(listing_active, true) AS in_directory,
+  checks_30d, fresh, pass_rate, listed, mainnet_offer, listing_active
+FROM c
+ORDER BY service_id`,
+};
+
+/**
+ * Every figure of a weekly report as (figure, value) rows: `figure` is the dotted path of the member
+ * in the report body, counts and rates as DOUBLE. Events count in the window [from, until)
+ * (atlas_in_window); checks and missed checks by kind with atlas_window_checks /
+ * atlas_operation_checks; payment-term changes with atlas_terms_change_events. A member of the
+ * published body without a row here is 0 (a rate: null).
+ */
+export const REPORT_FIGURES: ResearchQuery = {
+  id: 'report',
+  title: 'Weekly report figures',
+  figures: [
+    'services.*',
+    'directory.*',
+    'checks.*',
+    'listing.*',
+    'interval_changes.*',
+    'payment_terms.*',
+    'documentation.*',
+    'outcome_reports.received, by_outcome, by_moderation',
+    'feedback.*',
+  ],
+  notes:
+    'Set `atlas_report_from` to the week start and `atlas_report_until` to `figures_until` (the week end for a frozen report). A correction published with a report replaces the figure it names.',
+  sql: `WITH p AS (
+  SELECT getvariable('atlas_report_from')::TIMESTAMP AS lo, getvariable('atlas_report_until')::TIMESTAMP AS hi
+),
+svc AS (SELECT s.tier, s.type FROM services s, p WHERE s.created_at < p.hi),
+ran AS (
+  SELECT atlas_check_kind(c.rule) AS kind, count(*) AS ran, count(*) FILTER (WHERE c.passed) AS passed
+  FROM atlas_window_checks(getvariable('atlas_report_from')::TIMESTAMP, getvariable('atlas_report_until')::TIMESTAMP) c
+  GROUP BY 1
+),
+missed AS (
+  SELECT atlas_check_kind(o.pass_rule) AS kind, sum(o.missed) AS missed
+  FROM atlas_operation_checks(getvariable('atlas_report_from')::TIMESTAMP, getvariable('atlas_report_until')::TIMESTAMP) o
+  SEMI JOIN services s ON s.id = o.service_id AND s.created_at < getvariable('atlas_report_until')::TIMESTAMP
+  GROUP BY 1
+),
+chk AS (
+  SELECT coalesce(r.kind, m.kind) AS kind, coalesce(r.ran, 0) AS ran, coalesce(r.passed, 0) AS passed, coalesce(m.missed, 0) AS missed
+  FROM ran r FULL OUTER JOIN missed m ON r.kind = m.kind
+),
+dir AS (
+  SELECT d.service_id, arg_max(d.in_directory, d.evaluated_at) AS in_dir
+  FROM directory d, p WHERE d.evaluated_at < p.hi GROUP BY d.service_id
+),
+added AS (SELECT s.tier FROM services s, p WHERE atlas_in_window(s.created_at, p.lo, p.hi)),
+listing AS (SELECT e.listed, e.reason FROM listing_events e, p WHERE atlas_in_window(e.event_at, p.lo, p.hi)),
+intervals AS (
+  SELECT coalesce(atlas_interval_name(i.to_hours), 'other') AS name
+  FROM interval_changes i, p WHERE i.from_hours IS NOT NULL AND atlas_in_window(i.changed_at, p.lo, p.hi)
+),
+terms AS (
+  SELECT t.service_id, t.kinds
+  FROM atlas_terms_change_events(getvariable('atlas_report_until')::TIMESTAMP) t, p
+  WHERE atlas_in_window(t.changed_at, p.lo, p.hi)
+),
+docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
+outc AS (SELECT o.outcome, o.moderation FROM outcomes o, p WHERE atlas_in_window(o.received_at, p.lo, p.hi)),
+fb AS (SELECT f.kind FROM feedback f, p WHERE atlas_in_window(f.received_at, p.lo, p.hi)),
+figures(figure, value) AS (
+  SELECT 'services.tracked', count(*) FROM svc
+  UNION ALL SELECT 'services.by_tier.' || tier, count(*) FROM svc GROUP BY tier
+  UNION ALL SELECT 'services.by_type.' || type, count(*) FROM svc GROUP BY type
+  UNION ALL SELECT 'services.by_tier_type.' || tier || '.' || type, count(*) FROM svc GROUP BY tier, type
+  UNION ALL SELECT 'directory.size', count(*) FILTER (WHERE in_dir) FROM dir
+  UNION ALL SELECT 'directory.evaluated', count(*) FROM dir
+  UNION ALL SELECT 'checks.total.ran', coalesce(sum(ran), 0) FROM chk
+  UNION ALL SELECT 'checks.total.passed', coalesce(sum(passed), 0) FROM chk
+  UNION ALL SELECT 'checks.total.missed', coalesce(sum(missed), 0) FROM chk
+  UNION ALL SELECT 'checks.total.pass_rate', CASE WHEN sum(ran) > 0 THEN sum(passed) / sum(ran) END FROM chk
+  UNION ALL SELECT 'checks.by_kind.' || kind || '.ran', ran FROM chk
+  UNION ALL SELECT 'checks.by_kind.' || kind || '.passed', passed FROM chk
+  UNION ALL SELECT 'checks.by_kind.' || kind || '.missed', missed FROM chk
+  UNION ALL SELECT 'checks.by_kind.' || kind || '.pass_rate', CASE WHEN ran > 0 THEN passed / ran END FROM chk
+  UNION ALL SELECT 'listing.added', count(*) FROM added
+  UNION ALL SELECT 'listing.added_by_tier.' || tier, count(*) FROM added GROUP BY tier
+  UNION ALL SELECT 'listing.delisted', count(*) FILTER (WHERE NOT listed) FROM listing
+  UNION ALL SELECT 'listing.relisted', count(*) FILTER (WHERE listed AND coalesce(reason, '') <> 'first_seen') FROM listing
+  UNION ALL SELECT 'interval_changes.total', count(*) FROM intervals
+  UNION ALL SELECT 'interval_changes.by_new_interval.' || name, count(*) FROM intervals GROUP BY name
+  UNION ALL SELECT 'payment_terms.changes', count(*) FROM terms
+  UNION ALL SELECT 'payment_terms.services', count(DISTINCT service_id) FROM terms
+  UNION ALL SELECT 'payment_terms.by_kind.' || k, count(*) FROM (SELECT unnest(kinds) AS k FROM terms) GROUP BY k
+  UNION ALL SELECT 'documentation.changes', count(*) FROM docs
+  UNION ALL SELECT 'documentation.needs_review', count(*) FILTER (WHERE needs_review) FROM docs
+  UNION ALL SELECT 'documentation.services', count(DISTINCT service_id) FROM docs
+  UNION ALL SELECT 'outcome_reports.received', count(*) FROM outc
+  UNION ALL SELECT 'outcome_reports.by_outcome.' || outcome, count(*) FROM outc GROUP BY outcome
+  UNION ALL SELECT 'outcome_reports.by_moderation.' || moderation, count(*) FROM outc GROUP BY moderation
+  UNION ALL SELECT 'feedback.received', count(*) FROM fb
+  UNION ALL SELECT 'feedback.by_kind.' || kind, count(*) FROM fb GROUP BY kind
+)
+SELECT figure, value::DOUBLE AS value FROM figures ORDER BY figure`,
+};
+
+/** Every documented query, in the order docs/research.md lists them. */
+export const RESEARCH_QUERIES: readonly ResearchQuery[] = [SERVICE_EVIDENCE, SERVICE_TERMS, SERVICE_DIRECTORY, REPORT_FIGURES];

@@ -1,0 +1,126 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { COMPUTE_INSTANT_SQL, OPERATIONS_AS_OF_SQL, RESEARCH_QUERIES, type ResearchQuery } from './queries.ts';
+
+/**
+ * docs/research.md, generated from the query constants `atlas verify` runs (queries.ts), so the
+ * document and verify can never disagree. `npx tsx pipeline/verify/research-doc.ts` rewrites the
+ * file; test/unit/verify/research-doc.test.ts fails when it is stale and runs every query in it.
+ */
+export const RESEARCH_DOC_PATH = fileURLToPath(new URL('../../docs/research.md', import.meta.url));
+
+/** The compute-instant query as a researcher runs it: the generation's generated_at written in. */
+export const COMPUTE_INSTANT_EXAMPLE = COMPUTE_INSTANT_SQL.replace('$1::TIMESTAMP', "TIMESTAMP '2026-11-25 12:00:00'");
+
+/** The as-of view for the snapshot opened in the DuckDB CLI (its catalog is the file's stem). */
+export const OPERATIONS_AS_OF_EXAMPLE = `${OPERATIONS_AS_OF_SQL('"atlas-snapshot".main.operations')};`;
+
+const section = (q: ResearchQuery): string =>
+  [
+    `### \`${q.id}\`: ${q.title}`,
+    '',
+    `Reproduces: ${q.figures.map((f) => `\`${f}\``).join(', ')}.`,
+    '',
+    q.notes,
+    '',
+    '```sql',
+    `${q.sql};`,
+    '```',
+    '',
+  ].join('\n');
+
+export function researchDoc(): string {
+  return `<!-- Generated from pipeline/verify/queries.ts by pipeline/verify/research-doc.ts; do not edit by hand. -->
+
+# Reproducing the published figures
+
+Every figure Atlas publishes about a service or in a weekly report is reproduced by one SQL query over
+the database. The queries below are the exact texts \`atlas verify\` runs (pipeline/verify/queries.ts;
+this file is generated from them), and they only select from the rules of
+\`pipeline/store/rules.sql\`, the one definition of every rule (see its header for the rule → macro /
+view table). Nothing here depends on Atlas's TypeScript: any DuckDB client gives the same answer.
+
+## Where to run them
+
+- **\`atlas sql\`** against \`data/atlas.duckdb\` (opened read-only, so it runs beside the pipeline).
+  The global \`--now\` sets the instant the views read (\`atlas_now\`):
+
+  \`\`\`
+  npm run atlas -- --now 2026-11-25T12:00:00Z sql "SELECT service_id, checks_30d, pass_rate, freshness FROM evidence_30d"
+  \`\`\`
+
+  One command may hold several statements separated by \`;\` (\`SET VARIABLE …; SELECT …\`): they
+  run in one session and the last one's rows are printed.
+
+- **The DuckDB CLI** against the hourly snapshot \`data/snapshots/atlas-snapshot.duckdb\`, which nobody
+  writes to (pipeline/store/snapshot.ts). Its views and macros are those of the Atlas version that
+  wrote it. Set the instant yourself:
+
+  \`\`\`
+  duckdb -readonly data/snapshots/atlas-snapshot.duckdb
+  SET TimeZone = 'UTC';
+  SET VARIABLE atlas_now = TIMESTAMP '2026-11-25 12:00:00';
+  \`\`\`
+
+Without \`atlas_now\` the views use the wall clock. Times are UTC.
+
+## Which instant
+
+Figures depend on time (a 30-day window, freshness), so each is reproduced at the instant it was
+published at, never "now":
+
+- **Per-service evidence and payment terms**: the instant of the compute the generation published,
+  the latest successful compute run started at or before the generation's \`generated_at\`
+  (\`manifest.json\`):
+
+  \`\`\`sql
+  ${COMPUTE_INSTANT_EXAMPLE.split('\n').join('\n  ')};
+  \`\`\`
+
+- **Directory membership**: each service's own \`directory.evaluated_at\` (an evaluation covers the
+  services that changed since the previous one, so instants differ between services).
+- **A weekly report**: its window, \`atlas_report_from\` = \`week_start\` and
+  \`atlas_report_until\` = \`figures_until\` of the report body:
+
+  \`\`\`sql
+  SET VARIABLE atlas_report_from = TIMESTAMP '2026-11-16 00:00:00';
+  SET VARIABLE atlas_report_until = TIMESTAMP '2026-11-23 00:00:00';
+  \`\`\`
+
+Replaying a past instant: \`operations.interval_hours\` is the interval in force today. To see the
+operations as they were at \`atlas_now\` (the interval from the interval history), create this TEMP
+view first in the same session; it shadows the table for that session, and every rule reads it.
+\`atlas verify\` does the same. The table is named with its catalog, the database file's stem
+(\`"atlas-snapshot"\` for the snapshot, \`"atlas"\` for \`data/atlas.duckdb\`): unqualified, the
+name would resolve to the view itself.
+
+\`\`\`sql
+${OPERATIONS_AS_OF_EXAMPLE}
+\`\`\`
+
+Not historised: a service's registry state (\`listed\`, MCP status) and a reviewed listing's
+\`active\` flag are read as they are now, so a later delisting changes the recomputed criterion.
+
+## The queries
+
+${RESEARCH_QUERIES.map(section).join('\n')}
+## Checking a published tree
+
+\`atlas verify [--sample N] [--site DIR] [--json]\` runs these queries at the published instants and
+compares every figure with the published files (\`api/v1/services/<id>.json\`,
+\`api/v1/reports/<week>.json\`), one line per mismatch:
+
+\`\`\`
+<service-or-report-id>  <field>  published=<value>  recomputed=<value>
+\`\`\`
+
+Exit 0 when everything matches, 1 on any mismatch, 2 on bad usage. Each cycle verifies a sample of 50
+services and every frozen report after it publishes, and counts the result in its run
+(\`runs.counts\`: \`verified\`, \`mismatches\`).
+`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(RESEARCH_DOC_PATH, researchDoc());
+  console.log(`wrote ${RESEARCH_DOC_PATH}`);
+}
