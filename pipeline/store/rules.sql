@@ -23,8 +23,8 @@
 --                                                                                   weekly reports
 -- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
 --                                                                                   publish reads service_derived
--- listing criteria (listing-criteria/1)   pipeline/compute/directory.ts            compute (directory); publish and
---                                         (SQL with the published descriptions)    the server read its results
+-- listing criteria (listing-criteria/1)   listing_criteria (at atlas_compute_now)  compute (directory); publish and
+--                                                                                   the server read its results
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -455,6 +455,67 @@ SELECT c.service_id,
   h.n::INTEGER AS provider_endpoints,
   (c.templated_url OR contains(c.url, '/:') OR contains(c.url, '{') OR contains(lower(c.url), '%7b')) AS templated_url
 FROM chosen c JOIN hosts h ON h.host = c.host;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: listing criteria, listing-criteria/1. One row per service, from its evidence (evidence_30d)
+-- and payment terms (terms_90d) at the compute instant. A criterion either applies to the service or
+-- not; in_directory = every criterion that applies passed.
+--   1 checks_30d      all services            checks_30d >= 3
+--   2 fresh           all services            freshness = fresh
+--   3 pass_rate       all services            pass_rate >= 0.8 (no checks: null, fails)
+--   4 listed          discovered services     still listed by its registry (listed = true) and MCP
+--                                             status not 'deleted'
+--   5 mainnet_offer   discovered x402         the latest valid payment request offers a mainnet
+--                                             network (none observed: fails)
+--   6 listing_active  reviewed services       the listing is active
+-- Columns: passed_<criterion> (null where it does not apply), in_directory, and `criteria`: the JSON
+-- list stored in `directory.criteria` and published (contract CriterionResult: id, description,
+-- applies, passed, value, threshold; the ids in order are CRITERION_IDS of site/contract/directory.ts).
+-- `atlas compute` evaluates this view over its own materialized evidence and terms_summary (temporary
+-- views of the names evidence_30d and terms_90d shadow the rules for its connection), so the
+-- directory is judged on exactly the figures it publishes.
+CREATE OR REPLACE VIEW listing_criteria AS
+WITH base AS (
+  SELECT s.id AS service_id, s.listed, s.mcp_status, s.active,
+    coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.freshness, 'no_data') AS freshness, e.pass_rate,
+    t.latest_mainnet,
+    s.tier = 'discovered' AS is_discovered,
+    s.tier = 'discovered' AND s.protocol = 'x402' AS is_discovered_x402,
+    s.tier = 'reviewed' AS is_reviewed
+  FROM services s
+  LEFT JOIN evidence_30d e ON e.service_id = s.id
+  LEFT JOIN terms_90d t ON t.service_id = s.id
+),
+judged AS (
+  SELECT *,
+    checks_30d >= 3 AS c1,
+    freshness = 'fresh' AS c2,
+    coalesce(pass_rate >= 0.8, false) AS c3,
+    CASE WHEN is_discovered THEN listed AND coalesce(mcp_status, '') <> 'deleted' END AS c4,
+    CASE WHEN is_discovered_x402 THEN coalesce(latest_mainnet, false) END AS c5,
+    CASE WHEN is_reviewed THEN active END AS c6
+  FROM base
+)
+SELECT service_id,
+  'listing-criteria/1' AS rule,
+  c1 AS passed_checks_30d, c2 AS passed_fresh, c3 AS passed_pass_rate,
+  c4 AS passed_listed, c5 AS passed_mainnet_offer, c6 AS passed_listing_active,
+  c1 AND c2 AND c3 AND coalesce(c4, true) AND coalesce(c5, true) AND coalesce(c6, true) AS in_directory,
+  to_json([
+    {'id': 'checks_30d', 'description': 'checks_30d >= 3', 'applies': true, 'passed': c1,
+     'value': to_json(checks_30d), 'threshold': to_json(3)},
+    {'id': 'fresh', 'description': 'freshness = fresh', 'applies': true, 'passed': c2,
+     'value': to_json(freshness), 'threshold': to_json('fresh')},
+    {'id': 'pass_rate', 'description': 'pass_rate >= 0.8', 'applies': true, 'passed': c3,
+     'value': to_json(pass_rate), 'threshold': to_json(0.8)},
+    {'id': 'listed', 'description': 'still listed by its registry (MCP status not deleted)', 'applies': is_discovered, 'passed': c4,
+     'value': to_json(CASE WHEN is_discovered THEN {'listed': listed, 'mcp_status': mcp_status} END), 'threshold': to_json(true)},
+    {'id': 'mainnet_offer', 'description': 'latest valid payment request offers a mainnet network', 'applies': is_discovered_x402, 'passed': c5,
+     'value': to_json(CASE WHEN is_discovered_x402 THEN latest_mainnet END), 'threshold': to_json(true)},
+    {'id': 'listing_active', 'description': 'listing is active', 'applies': is_reviewed, 'passed': c6,
+     'value': to_json(CASE WHEN is_reviewed THEN active END), 'threshold': to_json(true)}
+  ]) AS criteria
+FROM judged;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Latest directory evaluation per service (rule listing-criteria/1; history in `directory`).
