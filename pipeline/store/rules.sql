@@ -67,18 +67,22 @@ CREATE OR REPLACE MACRO atlas_freshness(latest_check_at, every_hours, at_instant
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: operations counted in evidence: every operation of a reviewed service, the primary operation
--- of a discovered one.
+-- of a discovered one. monitoring_since is the operation's own start of monitoring: when it was
+-- created (operations.monitoring_since; an operation added to a monitored service later starts then),
+-- never before its service's monitoring_since, and the service's when not recorded.
 CREATE OR REPLACE VIEW atlas_counted_operations AS
 SELECT o.service_id, o.id AS operation, o.is_primary, o.enabled, o.interval_hours, o.pass_rule, o.kind,
-  s.tier, s.monitoring_since
+  s.tier, greatest(s.monitoring_since, coalesce(o.monitoring_since, s.monitoring_since)) AS monitoring_since
 FROM operations o JOIN services s ON s.id = o.service_id
 WHERE s.tier = 'reviewed' OR o.is_primary;
 
 -- Rule: expected checks per counted operation in the window [lo, hi]. For each stretch with one
 -- interval in force (history in interval_changes, changes up to hi; before the first recorded change,
 -- the interval it changed from, else the first recorded interval, else the interval in force now; from
--- monitoring_since), expected = floor(length of the stretch clipped to the window and to the monitoring
--- period / interval), summed over the stretches. Disabled operations expect nothing.
+-- the operation's monitoring_since), expected = floor(length of the stretch clipped to the window and
+-- to the operation's monitoring period / interval), summed over the stretches. An operation expects
+-- nothing before it was monitored (atlas_counted_operations.monitoring_since: an operation added to
+-- a listing later starts then, not at the listing's approval). Disabled operations expect nothing.
 CREATE OR REPLACE MACRO atlas_expected_checks(lo, hi) AS TABLE
 WITH ops AS (SELECT * FROM atlas_counted_operations),
 ic AS (

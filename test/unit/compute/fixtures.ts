@@ -44,6 +44,8 @@ export interface OperationRow {
   pass_rule: string;
   interval_hours: number;
   enabled: boolean;
+  /** The operation's own start of monitoring; left out, the column stays NULL (= the service's). */
+  monitoring_since?: string | null;
 }
 
 export interface CheckRow {
@@ -216,7 +218,7 @@ export const insertServices = (store: Store, rows: ServiceRow[]) =>
     },
   );
 export const insertOperations = (store: Store, rows: OperationRow[]) =>
-  insertRows(store, 'operations', rows as unknown as Record<string, unknown>[], [], { expected_statuses: 'INTEGER' });
+  insertRows(store, 'operations', rows as unknown as Record<string, unknown>[], ['monitoring_since'], { expected_statuses: 'INTEGER' });
 export const insertChecks = (store: Store, rows: CheckRow[]) =>
   insertRows(store, 'checks', rows as unknown as Record<string, unknown>[], ['slot', 'checked_at']);
 export const insertTerms = (store: Store, rows: TermsRow[]) =>
