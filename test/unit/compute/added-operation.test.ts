@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestListings } from '../../../pipeline/ingest/index.ts';
@@ -12,7 +12,9 @@ import {
   insertIntervalChanges,
   insertOperations,
   makeIntervalChange,
+  type ListingOp,
   makeOperation,
+  writeListingFile,
 } from './fixtures.ts';
 import { computeAt, evidenceAt, withDb } from './helpers.ts';
 
@@ -25,31 +27,8 @@ const DAY0 = '2026-11-02T00:00:00.000Z'; // a Monday: the listing is approved
 const DAY10 = at(DAY0, 10); // Thursday of the next week: two operations are added
 const DAY20 = at(DAY0, 20);
 
-type Op = { id: string; kind: 'call' | 'documentation'; primary?: boolean; interval: 'hourly' | 'daily' };
-
-function writeListing(dir: string, ops: Op[]): void {
-  const listing = {
-    id: 'svc_grow',
-    name: 'Growing listing',
-    type: 'task_marketplace',
-    operator: 'Grow Inc.',
-    category: 'tasks',
-    operations: ops.map((o) => ({
-      id: o.id,
-      kind: o.kind,
-      primary: o.primary ?? false,
-      url: `https://grow.example/${o.id}`,
-      method: 'GET',
-      expected_statuses: [200],
-      interval: o.interval,
-    })),
-    approved_at: DAY0,
-  };
-  writeFileSync(join(dir, 'grow.json'), JSON.stringify(listing, null, 2));
-}
-
-const PRIMARY: Op = { id: 'primary', kind: 'call', primary: true, interval: 'hourly' };
-const ADDED: Op[] = [
+const PRIMARY: ListingOp = { id: 'primary', kind: 'call', primary: true, interval: 'hourly' };
+const ADDED: ListingOp[] = [
   { id: 'docs', kind: 'documentation', interval: 'daily' },
   { id: 'search', kind: 'call', interval: 'hourly' },
 ];
@@ -61,11 +40,11 @@ describe('an operation added to an existing listing', () => {
       mkdirSync(listings);
       const clock = testClock(DAY0);
       const ctx = makeContext(dir, { clock });
-      writeListing(listings, [PRIMARY]);
+      writeListingFile(listings, { slug: 'grow', approvedAt: DAY0, operations: [PRIMARY] });
       await ingestListings(ctx, store, listings);
       await computeAt(store, dir, at(DAY0, 5));
       clock.set(DAY10);
-      writeListing(listings, [PRIMARY, ...ADDED]);
+      writeListingFile(listings, { slug: 'grow', approvedAt: DAY0, operations: [PRIMARY, ...ADDED] });
       await ingestListings(ctx, store, listings);
 
       // each operation's own start of monitoring
