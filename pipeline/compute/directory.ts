@@ -13,7 +13,7 @@ export type Criterion = CriterionResult;
 
 export type DirectoryScope = 'full' | 'changed';
 
-/** The spec's hourly rule: a full evaluation is due when the last one is an hour old or there is none. */
+/** A full evaluation is due when the last one is an hour old or there is none (docs/notes/compute.md). */
 export const FULL_EVALUATION_EVERY_MS = HOUR_MS;
 
 export async function lastFullEvaluation(store: Store): Promise<Date | null> {
