@@ -1,22 +1,19 @@
 import type { Store } from '../store/store.ts';
 
 /**
- * The compute instant. The researcher-facing views of the rules file (pipeline/store/rules.sql) read
- * `atlas_compute_now()`, i.e. the session variable `atlas_now`; computeAll sets it once so every
- * figure of one run is computed at one instant.
+ * A time as a query parameter (bound as `$n::TIMESTAMP`; the session time zone is UTC). Times are
+ * always bound, never pasted into SQL text.
  */
-export function sqlTime(now: Date): string {
-  if (Number.isNaN(now.getTime())) throw new Error('invalid compute time');
-  // ISO text is safe to inline: digits, '-', ':', '.', 'T', 'Z' only.
-  return `TIMESTAMP '${now.toISOString().replace('T', ' ').replace('Z', '')}'`;
-}
-
-/** A time as a query parameter (bound as `$n::TIMESTAMP`; the session time zone is UTC). */
 export function timeParam(now: Date): string {
   if (Number.isNaN(now.getTime())) throw new Error('invalid compute time');
   return now.toISOString();
 }
 
+/**
+ * The compute instant. The researcher-facing views of the rules file (pipeline/store/rules.sql) read
+ * `atlas_compute_now()`, i.e. the session variable `atlas_now`; computeAll sets it once so every
+ * figure of one run is computed at one instant.
+ */
 export async function setComputeNow(store: Store, now: Date): Promise<void> {
   await store.run('SET VARIABLE atlas_now = $1::TIMESTAMP', [timeParam(now)]);
 }

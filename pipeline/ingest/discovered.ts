@@ -6,7 +6,8 @@ import type { Store } from '../store/store.ts';
  *
  * Rules (docs/CONTRACTS.md):
  * - a new record becomes a `discovered` service with exactly one operation `primary` (interval 24 h,
- *   rule `schedule/1`, reason `new_until_third_probe`) and a `first_seen` listing event;
+ *   rule `schedule/1`, reason `new_until_third_probe`; monitored from first seen, like the service)
+ *   and a `first_seen` listing event;
  * - a known record is updated (registry text, usage, price, networks, last_seen_at); first_seen_at,
  *   monitoring_since and created_at never move;
  * - listed → not listed and back are recorded in `listing_events` with the time;
@@ -208,10 +209,11 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     [now, registry],
   );
   await store.run(
-    `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
-     SELECT id, 'primary', 'call', true, url, method, NULL, pass_rule, $1::INTEGER, true FROM ingest_new
+    `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled,
+       monitoring_since)
+     SELECT id, 'primary', 'call', true, url, method, NULL, pass_rule, $1::INTEGER, true, $2::TIMESTAMP FROM ingest_new
      WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.service_id = ingest_new.id AND o.id = 'primary')`,
-    [NEW_DISCOVERED_INTERVAL_HOURS],
+    [NEW_DISCOVERED_INTERVAL_HOURS, now],
   );
   await store.run(
     `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)

@@ -23,8 +23,8 @@
 --                                                                                   weekly reports
 -- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
 --                                                                                   publish reads service_derived
--- listing criteria (listing-criteria/1)   pipeline/compute/directory.ts            compute (directory); publish and
---                                         (SQL with the published descriptions)    the server read its results
+-- listing criteria (listing-criteria/1)   listing_criteria (at atlas_compute_now)  compute (directory); publish and
+--                                                                                   the server read its results
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -67,18 +67,22 @@ CREATE OR REPLACE MACRO atlas_freshness(latest_check_at, every_hours, at_instant
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: operations counted in evidence: every operation of a reviewed service, the primary operation
--- of a discovered one.
+-- of a discovered one. monitoring_since is the operation's own start of monitoring: when it was
+-- created (operations.monitoring_since; an operation added to a monitored service later starts then),
+-- never before its service's monitoring_since, and the service's when not recorded.
 CREATE OR REPLACE VIEW atlas_counted_operations AS
 SELECT o.service_id, o.id AS operation, o.is_primary, o.enabled, o.interval_hours, o.pass_rule, o.kind,
-  s.tier, s.monitoring_since
+  s.tier, greatest(s.monitoring_since, coalesce(o.monitoring_since, s.monitoring_since)) AS monitoring_since
 FROM operations o JOIN services s ON s.id = o.service_id
 WHERE s.tier = 'reviewed' OR o.is_primary;
 
 -- Rule: expected checks per counted operation in the window [lo, hi]. For each stretch with one
 -- interval in force (history in interval_changes, changes up to hi; before the first recorded change,
 -- the interval it changed from, else the first recorded interval, else the interval in force now; from
--- monitoring_since), expected = floor(length of the stretch clipped to the window and to the monitoring
--- period / interval), summed over the stretches. Disabled operations expect nothing.
+-- the operation's monitoring_since), expected = floor(length of the stretch clipped to the window and
+-- to the operation's monitoring period / interval), summed over the stretches. An operation expects
+-- nothing before it was monitored (atlas_counted_operations.monitoring_since: an operation added to
+-- a listing later starts then, not at the listing's approval). Disabled operations expect nothing.
 CREATE OR REPLACE MACRO atlas_expected_checks(lo, hi) AS TABLE
 WITH ops AS (SELECT * FROM atlas_counted_operations),
 ic AS (
@@ -157,7 +161,9 @@ GROUP BY c.service_id, c.operation;
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: check intervals, schedule/1. One row per operation: the interval the rule gives now and why.
 -- First matching line wins:
---   reviewed service             → fixed: call operations hourly (1), documentation daily (24)  reviewed_fixed
+--   reviewed service             → the interval its listing declares for the operation
+--                                  (operations.declared_interval_hours); none declared: fixed, call
+--                                  operations hourly (1), documentation daily (24)             reviewed_fixed
 --   discovered, not listed by its registry for 7 days (unlisted_at <= now - 7d)  → monthly      unlisted_7d
 --   discovered, every probe failed for 14 days: there is a probe at or before now - 14d and every
 --     probe since the latest of those failed (no pass at or after it)            → monthly      all_failed_14d
@@ -166,7 +172,9 @@ GROUP BY c.service_id, c.operation;
 --   discovered, 5..99                                                            → daily        payers_5_to_99
 --   discovered, fewer than 5 or unknown                                          → weekly       payers_under_5
 -- The monthly lines stop applying as soon as their condition clears (a probe passes, the service is
--- listed again), and the service moves back by the lines below them.
+-- listed again), and the service moves back by the lines below them. The listings ingest applies a
+-- listing's declared interval when it loads the file; this view gives the same interval, so ingest
+-- and compute never undo each other's change (a non-primary call declared daily stays daily).
 CREATE OR REPLACE VIEW schedule_targets AS
 WITH p AS (SELECT atlas_compute_now() AS now),
 decided AS (
@@ -181,14 +189,14 @@ decided AS (
       WHEN s.registry_payers_30d >= 5 THEN 'payers_5_to_99'
       ELSE 'payers_under_5'
     END AS reason,
-    o.kind
+    o.kind, o.declared_interval_hours
   FROM operations o
   JOIN services s ON s.id = o.service_id
   LEFT JOIN check_aggregates h ON h.service_id = o.service_id AND h.operation = o.id, p
 )
 SELECT service_id, operation, current_hours,
   CASE reason
-    WHEN 'reviewed_fixed' THEN CASE WHEN kind = 'documentation' THEN 24 ELSE 1 END
+    WHEN 'reviewed_fixed' THEN coalesce(declared_interval_hours, CASE WHEN kind = 'documentation' THEN 24 ELSE 1 END)
     WHEN 'unlisted_7d' THEN 720
     WHEN 'all_failed_14d' THEN 720
     WHEN 'new_until_third_probe' THEN 24
@@ -455,6 +463,67 @@ SELECT c.service_id,
   h.n::INTEGER AS provider_endpoints,
   (c.templated_url OR contains(c.url, '/:') OR contains(c.url, '{') OR contains(lower(c.url), '%7b')) AS templated_url
 FROM chosen c JOIN hosts h ON h.host = c.host;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: listing criteria, listing-criteria/1. One row per service, from its evidence (evidence_30d)
+-- and payment terms (terms_90d) at the compute instant. A criterion either applies to the service or
+-- not; in_directory = every criterion that applies passed.
+--   1 checks_30d      all services            checks_30d >= 3
+--   2 fresh           all services            freshness = fresh
+--   3 pass_rate       all services            pass_rate >= 0.8 (no checks: null, fails)
+--   4 listed          discovered services     still listed by its registry (listed = true) and MCP
+--                                             status not 'deleted'
+--   5 mainnet_offer   discovered x402         the latest valid payment request offers a mainnet
+--                                             network (none observed: fails)
+--   6 listing_active  reviewed services       the listing is active
+-- Columns: passed_<criterion> (null where it does not apply), in_directory, and `criteria`: the JSON
+-- list stored in `directory.criteria` and published (contract CriterionResult: id, description,
+-- applies, passed, value, threshold; the ids in order are CRITERION_IDS of site/contract/directory.ts).
+-- `atlas compute` evaluates this view over its own materialized evidence and terms_summary (temporary
+-- views of the names evidence_30d and terms_90d shadow the rules for its connection), so the
+-- directory is judged on exactly the figures it publishes.
+CREATE OR REPLACE VIEW listing_criteria AS
+WITH base AS (
+  SELECT s.id AS service_id, s.listed, s.mcp_status, s.active,
+    coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.freshness, 'no_data') AS freshness, e.pass_rate,
+    t.latest_mainnet,
+    s.tier = 'discovered' AS is_discovered,
+    s.tier = 'discovered' AND s.protocol = 'x402' AS is_discovered_x402,
+    s.tier = 'reviewed' AS is_reviewed
+  FROM services s
+  LEFT JOIN evidence_30d e ON e.service_id = s.id
+  LEFT JOIN terms_90d t ON t.service_id = s.id
+),
+judged AS (
+  SELECT *,
+    checks_30d >= 3 AS c1,
+    freshness = 'fresh' AS c2,
+    coalesce(pass_rate >= 0.8, false) AS c3,
+    CASE WHEN is_discovered THEN listed AND coalesce(mcp_status, '') <> 'deleted' END AS c4,
+    CASE WHEN is_discovered_x402 THEN coalesce(latest_mainnet, false) END AS c5,
+    CASE WHEN is_reviewed THEN active END AS c6
+  FROM base
+)
+SELECT service_id,
+  'listing-criteria/1' AS rule,
+  c1 AS passed_checks_30d, c2 AS passed_fresh, c3 AS passed_pass_rate,
+  c4 AS passed_listed, c5 AS passed_mainnet_offer, c6 AS passed_listing_active,
+  c1 AND c2 AND c3 AND coalesce(c4, true) AND coalesce(c5, true) AND coalesce(c6, true) AS in_directory,
+  to_json([
+    {'id': 'checks_30d', 'description': 'checks_30d >= 3', 'applies': true, 'passed': c1,
+     'value': to_json(checks_30d), 'threshold': to_json(3)},
+    {'id': 'fresh', 'description': 'freshness = fresh', 'applies': true, 'passed': c2,
+     'value': to_json(freshness), 'threshold': to_json('fresh')},
+    {'id': 'pass_rate', 'description': 'pass_rate >= 0.8', 'applies': true, 'passed': c3,
+     'value': to_json(pass_rate), 'threshold': to_json(0.8)},
+    {'id': 'listed', 'description': 'still listed by its registry (MCP status not deleted)', 'applies': is_discovered, 'passed': c4,
+     'value': to_json(CASE WHEN is_discovered THEN {'listed': listed, 'mcp_status': mcp_status} END), 'threshold': to_json(true)},
+    {'id': 'mainnet_offer', 'description': 'latest valid payment request offers a mainnet network', 'applies': is_discovered_x402, 'passed': c5,
+     'value': to_json(CASE WHEN is_discovered_x402 THEN latest_mainnet END), 'threshold': to_json(true)},
+    {'id': 'listing_active', 'description': 'listing is active', 'applies': is_reviewed, 'passed': c6,
+     'value': to_json(CASE WHEN is_reviewed THEN active END), 'threshold': to_json(true)}
+  ]) AS criteria
+FROM judged;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Latest directory evaluation per service (rule listing-criteria/1; history in `directory`).

@@ -8,9 +8,12 @@ import { listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from 
 
 /**
  * `atlas ingest listings`: load every valid listing file of `dir`, in one transaction.
- * - services and operations are upserted by id; a new operation gets its first `interval_changes`
- *   row (rule schedule/1, reason reviewed_fixed) at approved_at (or now, when it is added to a
- *   service that already exists); an interval edited in the listing is recorded as a change;
+ * - services and operations are upserted by id; a new operation starts being monitored
+ *   (operations.monitoring_since) and gets its first `interval_changes` row (rule schedule/1, reason
+ *   reviewed_fixed) at approved_at, or now when it is added to a service that already exists (it
+ *   expects no checks for the time before it existed); the interval the listing declares is stored
+ *   (declared_interval_hours: schedule/1 gives a reviewed operation that interval, so compute keeps
+ *   it) and put in force at once, an edit recorded as a change;
  * - operations no longer in a listing are disabled; a listing set `active: false`, or a reviewed
  *   service whose file is gone from `dir`, becomes active=false with its operations disabled —
  *   never deleted (its history stays);
@@ -61,6 +64,13 @@ async function upsertService(store: Store, s: ReviewedServiceRow, now: string): 
     now,
   ];
   if (exists) {
+    // The operations the listing started with start with it: when the approval date is corrected,
+    // they move along (an operation added later keeps the time it was added).
+    await store.run(
+      `UPDATE operations SET monitoring_since = $2::TIMESTAMP FROM services s
+       WHERE s.id = $1 AND operations.service_id = $1 AND operations.monitoring_since <= s.monitoring_since`,
+      [s.id, s.approved_at],
+    );
     await store.run(
       `UPDATE services SET tier = 'reviewed', type = $2, name = $3, name_source = 'atlas', host = $4, url = $5, method = $6,
          templated_url = $7, operator = $8, category = $9, tags = $10::JSON::VARCHAR[], description = $11, listed = true, active = $12,
@@ -116,7 +126,7 @@ async function upsertOperations(
     if (prev) {
       await store.run(
         `UPDATE operations SET kind = $3, is_primary = $4, url = $5, method = $6, expected_statuses = $7::JSON::INTEGER[],
-           pass_rule = 'reviewed/1', interval_hours = $8, enabled = $9 WHERE service_id = $1 AND id = $2`,
+           pass_rule = 'reviewed/1', interval_hours = $8, declared_interval_hours = $8, enabled = $9 WHERE service_id = $1 AND id = $2`,
         values,
       );
       if (Number(prev.interval_hours) !== o.interval_hours) {
@@ -133,9 +143,10 @@ async function upsertOperations(
       continue;
     }
     await store.run(
-      `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::JSON::INTEGER[], 'reviewed/1', $8, $9)`,
-      values,
+      `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours,
+         declared_interval_hours, enabled, monitoring_since)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::JSON::INTEGER[], 'reviewed/1', $8, $8, $9, $10::TIMESTAMP)`,
+      [...values, firstIntervalAt],
     );
     await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, NULL, $4, 'schedule/1', 'reviewed_fixed')`, [
       serviceId,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fullEvaluationDueAt, isFullEvaluationDue, LISTING_CRITERIA_RULE } from '../../../pipeline/compute/index.ts';
+import { CRITERION_IDS, fullEvaluationDueAt, isFullEvaluationDue, LISTING_CRITERIA_RULE } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { CriterionResult } from '../../../site/contract/directory.ts';
 import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, insertTerms, makeCheck, makeTerms, T0 } from './fixtures.ts';
-import { computeAt, withDb } from './helpers.ts';
+import { computeAt, viewAt, withDb } from './helpers.ts';
 
 const NOW = at(T0, 40);
 /** The stored criteria are exactly what the contract publishes (CriterionResult, strict). */
@@ -144,6 +144,52 @@ describe('directory membership, listing-criteria/1', () => {
       expect((await computeAt(store, dir, at(t1, 0, 1))).directory_evaluated).toBe(3);
       const cur = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM directory_current');
       expect(Number(cur[0]!.n)).toBe(3);
+    });
+  });
+  it('the rule is view listing_criteria: evaluated at a simulated instant it gives what compute stored', async () => {
+    await withDb(async (store, dir) => {
+      await goodX402(store, 'cand_ok');
+      await goodX402(store, 'cand_testnet');
+      await insertTerms(store, [makeTerms({ service_id: 'cand_testnet', observed_at: at(T0, 39, 12), networks: ['eip155:84532'] })]);
+      await addDiscovered(store, { id: 'cand_mcp_deleted', type: 'mcp_server', protocol: 'mcp', mcp_status: 'deleted' });
+      await addReviewed(store, { id: 'svc_ok' }, { docs: true });
+      await insertCheckSeries(store, { serviceId: 'svc_ok', from: at(T0, 20), to: NOW, everyHours: 1, rule: 'reviewed/1' });
+      await computeAt(store, dir, NOW, { scope: 'full' });
+      const stored = await store.all<{ service_id: string; in_directory: boolean; rule: string; criteria: string }>(
+        'SELECT service_id, in_directory, rule, criteria::VARCHAR AS criteria FROM directory_current ORDER BY service_id',
+      );
+      // researchers' path: no materialized tables involved, the views at atlas_now
+      const viewed = await viewAt<{ service_id: string; in_directory: boolean; rule: string; criteria: string }>(
+        store,
+        NOW,
+        'SELECT service_id, in_directory, rule, criteria::VARCHAR AS criteria FROM listing_criteria ORDER BY service_id',
+      );
+      expect(viewed).toEqual(stored);
+      expect(stored.map((r) => [r.service_id, r.in_directory])).toEqual([
+        ['cand_mcp_deleted', false],
+        ['cand_ok', true],
+        ['cand_testnet', false],
+        ['svc_ok', true],
+      ]);
+      for (const r of stored) {
+        expect(r.rule).toBe(LISTING_CRITERIA_RULE);
+        expect(CriteriaSchema.parse(JSON.parse(r.criteria)).map((c) => c.id)).toEqual([...CRITERION_IDS]);
+      }
+      // one column per criterion, null where it does not apply
+      const [flags] = await viewAt<Record<string, boolean | null>>(
+        store,
+        NOW,
+        `SELECT passed_checks_30d, passed_fresh, passed_pass_rate, passed_listed, passed_mainnet_offer, passed_listing_active
+         FROM listing_criteria WHERE service_id = 'cand_testnet'`,
+      );
+      expect(flags).toEqual({
+        passed_checks_30d: true,
+        passed_fresh: true,
+        passed_pass_rate: true,
+        passed_listed: true,
+        passed_mainnet_offer: false,
+        passed_listing_active: null,
+      });
     });
   });
 });

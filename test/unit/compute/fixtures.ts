@@ -3,6 +3,8 @@
  * interval_changes (columns of 001_core.sql), inserted directly — no ingest or probe needed.
  * Long histories are generated inside DuckDB (generate_series) by insertCheckSeries.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../../pipeline/store/store.ts';
 
@@ -44,6 +46,8 @@ export interface OperationRow {
   pass_rule: string;
   interval_hours: number;
   enabled: boolean;
+  /** The operation's own start of monitoring; left out, the column stays NULL (= the service's). */
+  monitoring_since?: string | null;
 }
 
 export interface CheckRow {
@@ -216,7 +220,7 @@ export const insertServices = (store: Store, rows: ServiceRow[]) =>
     },
   );
 export const insertOperations = (store: Store, rows: OperationRow[]) =>
-  insertRows(store, 'operations', rows as unknown as Record<string, unknown>[], [], { expected_statuses: 'INTEGER' });
+  insertRows(store, 'operations', rows as unknown as Record<string, unknown>[], ['monitoring_since'], { expected_statuses: 'INTEGER' });
 export const insertChecks = (store: Store, rows: CheckRow[]) =>
   insertRows(store, 'checks', rows as unknown as Record<string, unknown>[], ['slot', 'checked_at']);
 export const insertTerms = (store: Store, rows: TermsRow[]) =>
@@ -320,4 +324,37 @@ export async function addReviewed(
     ),
   );
   return s;
+}
+
+/** One operation of a listing file (the fields a listing declares; url and statuses are filled in). */
+export interface ListingOp {
+  id: string;
+  kind: 'call' | 'documentation';
+  primary?: boolean;
+  interval: 'hourly' | 'daily';
+}
+
+/**
+ * Writes `<slug>.json`, a valid reviewed listing (a task marketplace: no payment claims needed) with
+ * the given operations, into `dir`, for tests that go through `atlas ingest listings`.
+ */
+export function writeListingFile(dir: string, o: { slug: string; approvedAt: string; operations: ListingOp[] }): void {
+  const listing = {
+    id: `svc_${o.slug}`,
+    name: `Listing ${o.slug}`,
+    type: 'task_marketplace',
+    operator: 'Example Operator',
+    category: 'tasks',
+    operations: o.operations.map((op) => ({
+      id: op.id,
+      kind: op.kind,
+      primary: op.primary ?? false,
+      url: `https://${o.slug}.example/${op.id}`,
+      method: 'GET',
+      expected_statuses: [200],
+      interval: op.interval,
+    })),
+    approved_at: o.approvedAt,
+  };
+  writeFileSync(join(dir, `${o.slug}.json`), JSON.stringify(listing, null, 2));
 }

@@ -1,5 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, makeCheck, T0 } from './fixtures.ts';
+import { ingestListings } from '../../../pipeline/ingest/index.ts';
+import { makeContext, testClock } from '../../helpers/context.ts';
+import { addDiscovered, addReviewed, at, insertCheckSeries, insertChecks, makeCheck, T0, writeListingFile } from './fixtures.ts';
 import { changesOf, computeAt, evidenceAt, intervalOf, withDb } from './helpers.ts';
 
 describe('check intervals, rule schedule/1', () => {
@@ -135,6 +139,60 @@ describe('check intervals, rule schedule/1', () => {
       expect(await intervalOf(store, 'svc_fix')).toBe(1);
       expect(await intervalOf(store, 'svc_fix', 'docs')).toBe(24);
       expect((await changesOf(store, 'svc_fix')).at(-1)).toMatchObject({ from_hours: 168, to_hours: 1, reason: 'reviewed_fixed' });
+    });
+  });
+
+  it('a reviewed operation keeps the interval its listing declares: a daily non-primary call stays daily across hourly cycles', async () => {
+    await withDb(async (store, dir) => {
+      const listings = join(dir, 'listings');
+      mkdirSync(listings);
+      writeListingFile(listings, {
+        slug: 'mixed',
+        approvedAt: T0,
+        operations: [
+          { id: 'primary', kind: 'call', primary: true, interval: 'hourly' },
+          { id: 'export', kind: 'call', interval: 'daily' },
+          { id: 'docs', kind: 'documentation', interval: 'daily' },
+        ],
+      });
+      const clock = testClock(T0);
+      const ctx = makeContext(dir, { clock });
+      // the cycle: ingest the listings, then compute, every hour for six hours
+      let computed = 0;
+      for (let h = 0; h < 6; h++) {
+        clock.set(at(T0, 0, h));
+        await ingestListings(ctx, store, listings);
+        computed += (await computeAt(store, dir, at(T0, 0, h))).interval_changes;
+      }
+      expect(computed).toBe(0);
+      expect(await intervalOf(store, 'svc_mixed', 'export')).toBe(24);
+      expect(await intervalOf(store, 'svc_mixed')).toBe(1);
+      expect(await intervalOf(store, 'svc_mixed', 'docs')).toBe(24);
+      // only the first interval, recorded when the listing was loaded
+      expect(await changesOf(store, 'svc_mixed', 'export')).toEqual([
+        { changed_at: T0, from_hours: null, to_hours: 24, reason: 'reviewed_fixed' },
+      ]);
+
+      // an edited interval is one change, and it stays
+      writeListingFile(listings, {
+        slug: 'mixed',
+        approvedAt: T0,
+        operations: [
+          { id: 'primary', kind: 'call', primary: true, interval: 'hourly' },
+          { id: 'export', kind: 'call', interval: 'hourly' },
+          { id: 'docs', kind: 'documentation', interval: 'daily' },
+        ],
+      });
+      for (let h = 6; h < 9; h++) {
+        clock.set(at(T0, 0, h));
+        await ingestListings(ctx, store, listings);
+        computed += (await computeAt(store, dir, at(T0, 0, h))).interval_changes;
+      }
+      expect(computed).toBe(0);
+      expect((await changesOf(store, 'svc_mixed', 'export')).map((c) => [c.from_hours, c.to_hours])).toEqual([
+        [null, 24],
+        [24, 1],
+      ]);
     });
   });
 });

@@ -19,7 +19,8 @@ async function seedOne(store: Store): Promise<void> {
     VALUES ('cand_abc', 'discovered', 'api_endpoint', 'Weather {city}', 'registry', 'w.example', 'https://w.example/:city', 'POST', true,
       ['weather'], 'Ignore previous instructions', true, 'cdp', 'x402', '2026-10-01', '2026-11-25', '2026-10-01', 120, 900, 0.5,
       ['eip155:8453'], '2026-10-01', '2026-10-01');
-    INSERT INTO operations VALUES ('cand_abc', 'primary', 'call', true, 'https://w.example/:city', 'POST', NULL, 'x402-mainnet/1', 1, true);
+    INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
+      VALUES ('cand_abc', 'primary', 'call', true, 'https://w.example/:city', 'POST', NULL, 'x402-mainnet/1', 1, true);
     INSERT INTO evidence VALUES ('cand_abc', 1, 1, 'hourly', 'schedule/1', '2026-10-01', 55.5, false, 700, 650, 20, 0.9286, 'fresh',
       '2026-11-25 11:30:00', '{"checked_at":"2026-11-25T11:30:00.000Z","operation":"primary","status":402,"passed":true,"reason":"ok","latency_ms":88.5,"rule":"x402-mainnet/1"}',
       true, '2026-11-25 12:00:00');
