@@ -105,11 +105,9 @@ ORDER BY service_id`,
 };
 
 /**
- * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply). The criteria are
- * restated here over the rules file's views (evidence_30d, terms_90d) and the service's registry and
- * listing state, because the rules file does not hold them yet (they are SQL in
- * pipeline/compute/directory.ts); once it does, this query selects from that definition instead.
- * Registry state (listed, MCP status, active) has no history: the current value is used.
+ * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
+ * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
+ * same view). Registry state (listed, MCP status, active) has no history: the current value is used.
  */
 export const SERVICE_DIRECTORY: ResearchQuery = {
   id: 'directory',
@@ -117,22 +115,10 @@ export const SERVICE_DIRECTORY: ResearchQuery = {
   figures: ['in_directory', 'directory.in_directory', 'directory.criteria[].passed'],
   notes:
     "Each service's published evaluation names its instant (`directory.evaluated_at`): set `atlas_now` to it. A criterion that does not apply is null; `in_directory` is true when every applicable criterion passed.",
-  sql: `WITH c AS (
-  SELECT s.id AS service_id,
-    coalesce(e.checks_30d, 0) >= 3 AS checks_30d,
-    coalesce(e.freshness, 'no_data') = 'fresh' AS fresh,
-    coalesce(e.pass_rate >= 0.8, false) AS pass_rate,
-    CASE WHEN s.tier = 'discovered' THEN s.listed AND coalesce(s.mcp_status, '') <> 'deleted' END AS listed,
-    CASE WHEN s.tier = 'discovered' AND s.protocol = 'x402' THEN coalesce(t.latest_mainnet, false) END AS mainnet_offer,
-    CASE WHEN s.tier = 'reviewed' THEN s.active END AS listing_active
-  FROM services s
-  LEFT JOIN evidence_30d e ON e.service_id = s.id
-  LEFT JOIN terms_90d t ON t.service_id = s.id
-)
-SELECT service_id,
-  checks_30d AND fresh AND pass_rate AND coalesce(listed, true) AND coalesce(mainnet_offer, true) AND coalesce(listing_active, true) AS in_directory,
-  checks_30d, fresh, pass_rate, listed, mainnet_offer, listing_active
-FROM c
+  sql: `SELECT service_id, in_directory,
+  passed_checks_30d AS checks_30d, passed_fresh AS fresh, passed_pass_rate AS pass_rate,
+  passed_listed AS listed, passed_mainnet_offer AS mainnet_offer, passed_listing_active AS listing_active
+FROM listing_criteria
 ORDER BY service_id`,
 };
 

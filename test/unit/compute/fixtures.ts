@@ -355,6 +355,12 @@ export function writeListingFile(dir: string, o: { slug: string; approvedAt: str
       interval: op.interval,
     })),
     approved_at: o.approvedAt,
+    sources: Object.fromEntries(
+      ['operator', 'endpoint', 'documentation'].map((k) => [
+        k,
+        { source_url: `https://${o.slug}.example/about`, checked_at: o.approvedAt.slice(0, 10) },
+      ]),
+    ),
   };
   writeFileSync(join(dir, `${o.slug}.json`), JSON.stringify(listing, null, 2));
 }
