@@ -25,6 +25,8 @@ export type X402Normalized =
  * - `unknown_network`: an offer on a network Atlas does not know (never counted as mainnet);
  * - `empty_amount` / `non_numeric_amount`: an offer whose amount is missing or empty / not plain
  *   digits (such an offer sets no dollar price);
+ * - `caip19_asset`: an offer names its asset as a CAIP-19 id (`eip155:8453/erc20:0x…`); its address
+ *   part is used for the price;
  * - `invalid_accept`: an accepts entry without a network (ignored for price and networks);
  * - `no_accepts`: no usable accepts entry at all;
  * - `method_from_output_schema`: the method came from v1 `accepts[].outputSchema.input.method`;
@@ -38,6 +40,7 @@ export type X402Quirk =
   | 'unknown_network'
   | 'empty_amount'
   | 'non_numeric_amount'
+  | 'caip19_asset'
   | 'invalid_accept'
   | 'no_accepts'
   | 'method_from_output_schema'
@@ -109,6 +112,7 @@ function quirksOf(
     if (CAIP2.test(n)) {
       if (version === 1) q.add('caip2_in_v1_body');
     } else q.add('v1_network_name');
+    if (a.asset && offerAsset(a.network, a.asset).caip19) q.add('caip19_asset');
     const amount = amountText(a);
     if (!amount) q.add('empty_amount');
     else if (!/^\d+$/.test(amount)) q.add('non_numeric_amount');
@@ -124,13 +128,27 @@ function amountText(a: X402Accept): string | null {
   return typeof v === 'string' ? v.trim() : null;
 }
 
+const CAIP19_ASSET = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64})\/[-a-z0-9]{3,8}:([-.%a-zA-Z0-9]{1,128})$/;
+
+/**
+ * The token address of an offer. Some registries list the asset as a CAIP-19 id
+ * (`eip155:8453/erc20:0x8335…`) instead of the bare address: when its chain is the offer's own
+ * network, the address part is the asset. Anything else is returned trimmed, as given.
+ */
+export function offerAsset(network: string, asset: string): { asset: string; caip19: boolean } {
+  const a = asset.trim();
+  const m = CAIP19_ASSET.exec(a);
+  if (m && m[1] === toCaip2(network)) return { asset: m[2]!, caip19: true };
+  return { asset: a, caip19: false };
+}
+
 /** Lowest USD price among offers on known USD stablecoins; null when none is priced. */
 export function registryPriceUsd(accepts: readonly X402Accept[]): number | null {
   let best: number | null = null;
   for (const a of accepts) {
     const amount = amountText(a);
     if (!amount || !a.asset) continue;
-    const p = usdPrice(a.network, a.asset.trim(), amount);
+    const p = usdPrice(a.network, offerAsset(a.network, a.asset).asset, amount);
     if (p !== null && (best === null || p < best)) best = p;
   }
   return best;

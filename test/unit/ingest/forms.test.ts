@@ -126,6 +126,13 @@ describe('registry document forms', () => {
     const caip = q(v1Item('https://a.example/x', { network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', amount: '$0.01', method: 'GET' }));
     expect(caip.quirks).toEqual(['caip2_in_v1_body', 'method_from_output_schema', 'non_numeric_amount']);
     expect(caip.record.registry_price_usd).toBeNull();
+    const caip19 = v1Item('https://a.example/x', { method: 'GET' });
+    (caip19.accepts as Record<string, unknown>[])[0]!.asset = `eip155:8453/erc20:${USDC_BASE}`;
+    expect(q(caip19).quirks).toEqual(['caip19_asset', 'method_from_output_schema', 'v1_network_name']);
+    expect(q(caip19).record.registry_price_usd).toBe(0.01);
+    // Only on the offer's own chain: a CAIP-19 id of another chain is not this offer's address.
+    (caip19.accepts as Record<string, unknown>[])[0]!.asset = `eip155:1/erc20:${USDC_BASE}`;
+    expect(q(caip19).record.registry_price_usd).toBeNull();
     expect(q({ resource: 'https://a.example/x', accepts: [{ scheme: 'exact' }, 7] }, 2).quirks).toEqual([
       'invalid_accept',
       'method_defaulted',
