@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import {
   parseDocument,
   reasonLines,
   sweepMcpDocument,
+  sweepMcpUrl,
   sweepX402Document,
   sweepX402Url,
 } from '../../../pipeline/ingest/index.ts';
@@ -206,6 +209,30 @@ describe('ingesting the forms', () => {
       expect(srv.requests).toHaveLength(1);
     } finally {
       await srv.close();
+    }
+  });
+
+  it('mcp: a mirror URL serving a gzip, BOM-prefixed JSON Lines dump (no Content-Encoding) is read once, latest versions kept', async () => {
+    const lines = [
+      mcpVersion('io.a/one', '0.1.0', { isLatest: false, publishedAt: '2025-09-01T00:00:00Z' }, 'https://one.example/old'),
+      mcpVersion('io.a/one', '1.0.0', { isLatest: true, publishedAt: '2025-12-01T00:00:00Z' }, 'https://one.example/mcp'),
+    ];
+    const body = gzipSync(Buffer.from(`${BOM}${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/servers.jsonl.gz`;
+      const s = await sweepMcpUrl(httpJsonFetcher({ retries: 0 }), url, { pageSize: 100, maxPages: 10, delayMs: 0 });
+      expect(s).toMatchObject({ pages: 1, rows: 2, older_version: 1, complete: true });
+      expect(s.entries.map((e) => e.server.version)).toEqual(['1.0.0']);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 
