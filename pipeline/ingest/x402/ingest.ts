@@ -64,7 +64,7 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
     const noted: Partial<Record<X402Quirk, number>> = {};
     const records: DiscoveredRecord[] = [];
     const ids = new Set<string>();
-    // Two URLs that differ only in ways the id ignores (e.g. the host's letter case) are one service.
+    // The sweep keeps one item per URL and the id is method + URL, so this stays 0; counted, not assumed.
     let duplicateIds = 0;
     for (const it of sweep.items) {
       const n = normalizeX402Item(it.raw, { pageVersion: it.pageVersion, secret: ctx.secret });
