@@ -64,6 +64,7 @@ const isNotHttp = (raw: Record<string, unknown>): boolean => typeof raw.type ===
 class Collector {
   readonly byUrl = new Map<string, SweptItem>();
   readonly unkeyed: SweptItem[] = [];
+  readonly otherUrls = new Set<string>();
   rows = 0;
   duplicates = 0;
   notHttp = 0;
@@ -82,6 +83,12 @@ class Collector {
       }
       if (isNotHttp(raw)) {
         this.notHttp++;
+        // Still news for the "no new URL: the registry is repeating itself" stop rule.
+        const key = urlKey(raw);
+        if (key !== null && !this.otherUrls.has(key)) {
+          this.otherUrls.add(key);
+          fresh++;
+        }
         continue;
       }
       const key = urlKey(raw);

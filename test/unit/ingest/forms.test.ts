@@ -212,6 +212,21 @@ describe('ingesting the forms', () => {
     }
   });
 
+  it('x402: without a total, a page of only non-http rows is not taken for the registry repeating itself', async () => {
+    const rows = [v1Item('https://a.example/'), v1Item('https://b.example/', { type: 'mcp' }), v1Item('https://c.example/')];
+    const srv = await serveJson((u) => {
+      const offset = Number(u.searchParams.get('offset'));
+      return { body: { x402Version: 1, items: rows.slice(offset, offset + 1), pagination: { limit: 1, offset } } };
+    });
+    try {
+      const s = await sweepX402Url(httpJsonFetcher({ retries: 0 }), `${srv.url}/discovery/resources`, { pageSize: 1, maxPages: 10 });
+      expect(s).toMatchObject({ rows: 3, not_http: 1, complete: true });
+      expect(s.items.map((i) => i.raw.resource)).toEqual(['https://a.example/', 'https://c.example/']);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('mcp: a mirror URL serving a gzip, BOM-prefixed JSON Lines dump (no Content-Encoding) is read once, latest versions kept', async () => {
     const lines = [
       mcpVersion('io.a/one', '0.1.0', { isLatest: false, publishedAt: '2025-09-01T00:00:00Z' }, 'https://one.example/old'),
