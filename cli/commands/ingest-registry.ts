@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { ingestMcp, ingestX402 } from '../../pipeline/ingest/index.ts';
+import { ingestMcp, ingestX402, reasonLines } from '../../pipeline/ingest/index.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
 
@@ -11,7 +11,9 @@ const NAME_RE = /^[a-z0-9-]{1,40}$/;
 export function register(ingest: Command): void {
   ingest
     .command('x402')
-    .description('x402 discovery registry (…/discovery/resources format): a URL, or a snapshot file (page, array of pages, or .ndjson)')
+    .description(
+      'x402 discovery registry (…/discovery/resources format): a URL, or a file: a page, pages, a dump, bare items; JSON or JSON Lines, gzip or not',
+    )
     .requiredOption('--source <url|file>', 'list endpoint URL or snapshot file')
     .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'cdp')
     .option('--page-size <n>', 'limit requested per page', parseIntOption('--page-size', 1, 1000))
@@ -32,12 +34,15 @@ export function register(ingest: Command): void {
           `x402 ${r.registry}: ${c.seen} resources from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); skipped ${c.invalid_item + c.invalid_url + c.not_http}, duplicates ${c.duplicates}`,
           ctx.log.json ? { ...c, run: r.runId } : undefined,
         );
+        for (const line of reasonLines(`x402 ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
       }),
     );
 
   ingest
     .command('mcp')
-    .description('MCP registry (/v0.1/servers format): a URL (incremental after the first sync), or a snapshot file')
+    .description(
+      'MCP registry (/v0.1/servers format): a URL (incremental after the first sync), or a file: a page, pages, or every version of every entry; JSON or JSON Lines, gzip or not',
+    )
     .requiredOption('--source <url|file>', 'list endpoint URL or snapshot file')
     .option('--registry <name>', 'registry name recorded with each service (a-z, 0-9, -)', 'official')
     .option('--full', 'ignore the last sync time: read everything and delist what is absent')
@@ -68,6 +73,7 @@ export function register(ingest: Command): void {
             `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} deleted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.no_remotes} without remotes`,
             ctx.log.json ? { ...c, run: r.runId } : undefined,
           );
+          for (const line of reasonLines(`mcp ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
         },
       ),
     );

@@ -3,6 +3,7 @@ export * from './url.ts';
 export * from './time.ts';
 export * from './raw.ts';
 export * from './source.ts';
+export * from './skips.ts';
 export * from './runs.ts';
 export * from './sync-state.ts';
 export * from './discovered.ts';

@@ -5,7 +5,7 @@ import { sanitizeText } from '../core/sanitize.ts';
  * The registry item as received, kept for researchers in `services.registry_raw` — but as data we
  * can store safely: every string (keys too) goes through the one sanitizer and is capped, arrays and
  * objects are capped in size and depth, and receiving addresses (`payTo`) are replaced by a salted
- * hash because Atlas never publishes them (docs/design.md, payment terms). Pure: the secret is passed in.
+ * hash because Atlas never publishes them (docs/api.md, `pay_to_changes_90d`). Pure: the secret is passed in.
  */
 export const RAW_LIMITS = { string: 1000, key: 100, arrayItems: 50, objectKeys: 100, depth: 8, totalChars: 64 * 1024 } as const;
 

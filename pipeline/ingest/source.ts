@@ -1,11 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { AtlasError } from '../core/errors.ts';
 
 /**
- * The I/O edge of registry ingest. A registry source is operator configuration (docs/design.md): a full
- * list-endpoint URL, fetched with timeouts but WITHOUT the probe's private-address guard, or a local
- * file. Every URL *inside* the pages stays untrusted and is never fetched here.
+ * The I/O edge of registry ingest. A registry source is operator configuration (docs/design.md), not
+ * attacker input: a full list-endpoint URL, fetched with timeouts but WITHOUT the probe's
+ * private-address guard, or a local file. Every URL *inside* the pages stays untrusted and is never
+ * fetched here.
  */
 export type SourceRef = { kind: 'url'; url: string } | { kind: 'file'; path: string };
 
@@ -72,7 +74,7 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
         lastError = `reading body failed: ${(e as Error).message}`;
         continue;
       }
-      return parseJson(Buffer.concat(chunks).toString('utf8'), url);
+      return parseDocument(Buffer.concat(chunks), url, { maxBytes });
     }
     throw new AtlasError('source_failed', `${url}: ${lastError}`);
   };
@@ -86,22 +88,80 @@ export function parseJson(text: string, origin: string): unknown {
   }
 }
 
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
+const DEFAULT_MAX_DECODED = 256 * 1024 * 1024;
+
 /**
- * A registry snapshot file: one page object, a JSON array of page objects, or `.ndjson` / `.jsonl`
- * with one page object per line. Pages are returned in file order.
+ * The bytes of a registry document as text. Mirrors and dumps come gzip-compressed or not, whatever
+ * their name or Content-Type says, so compression is detected by the gzip magic bytes (1f 8b); the
+ * decompressed size is capped (a small file must not inflate without bound). A leading UTF-8 BOM, as
+ * some dump tools write, is dropped (JSON.parse rejects it).
+ */
+export function decodeDocument(buf: Buffer, origin: string, opts: { maxBytes?: number } = {}): string {
+  let bytes = buf;
+  if (bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: opts.maxBytes ?? DEFAULT_MAX_DECODED });
+    } catch (e) {
+      throw new AtlasError('source_failed', `${origin}: gzip data could not be read (${(e as Error).message})`);
+    }
+  }
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** JSON Lines: one JSON value per non-blank line, each error naming its line. */
+function parseLines(text: string, origin: string): unknown[] {
+  const out: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line.length > 0) out.push(parseJson(line, `${origin}:${i + 1}`));
+  }
+  return out;
+}
+
+const LINES_NAME = /\.(ndjson|jsonl)(\.gz)?$/i;
+
+/**
+ * One registry document from bytes: a JSON value, or JSON Lines returned as an array of the lines'
+ * values. JSON Lines is recognised by the name (`.ndjson`, `.jsonl`, optionally `.gz`) or, for any
+ * other name or a URL, when the text is not one JSON value but every non-blank line is one.
+ */
+export function parseDocument(buf: Buffer, origin: string, opts: { maxBytes?: number } = {}): unknown {
+  const text = decodeDocument(buf, origin, opts);
+  if (LINES_NAME.test(origin)) return parseLines(text, origin);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const lines = text.trim().split('\n');
+    if (lines.length > 1 && /^\s*[[{]/.test(lines[0]!)) {
+      try {
+        return parseLines(text, origin);
+      } catch {
+        // not JSON Lines either: report the whole-document error below
+      }
+    }
+    throw new AtlasError('source_failed', `${origin}: not JSON (${(e as Error).message})`);
+  }
+}
+
+/** A registry snapshot file as one document (see parseDocument): gzip or not, BOM or not, JSON or JSON Lines. */
+export function readSourceFile(path: string): unknown {
+  return parseDocument(readFileSync(path), path);
+}
+
+/**
+ * A registry snapshot file as a list of documents: a top-level array gives its elements, anything
+ * else is one document. (Kept for callers that only read pages; the ingests classify the elements.)
  */
 export function readPagesFile(path: string): unknown[] {
-  const text = readFileSync(path, 'utf8');
-  if (/\.(ndjson|jsonl)$/i.test(path)) {
-    return text
-      .split('\n')
-      .map((line, i) => ({ line: line.trim(), n: i + 1 }))
-      .filter((l) => l.line.length > 0)
-      .map((l) => parseJson(l.line, `${path}:${l.n}`));
-  }
-  const doc = parseJson(text, path);
+  const doc = readSourceFile(path);
   return Array.isArray(doc) ? doc : [doc];
 }
+
+/** A plain JSON object (not an array, not null). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Set query parameters on a list-endpoint URL, keeping the ones the operator configured. */
 export function withQuery(base: string, params: Record<string, string | number | undefined>): string {

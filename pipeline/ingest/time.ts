@@ -1,6 +1,6 @@
 /**
  * Registry times arrive as ISO strings or unix numbers (the x402 spec says a unix number, the
- * largest registry sends ISO strings — docs/reference.md, Bazaar): accept both. Unix values above 1e12 are
+ * largest registry sends ISO strings — docs/reference.md): accept both. Unix values above 1e12 are
  * taken as milliseconds, others as seconds. Returns an ISO string or null when unusable.
  */
 export function registryTime(value: unknown): string | null {

@@ -17,7 +17,7 @@ export function httpHost(url: string): string | null {
 }
 
 // `:name` path or query segments (after the authority, so ports do not count), `{name}` and its
-// percent-encoded form `%7Bname%7D` (case-insensitive), as registries list them (docs/reference.md, x402).
+// percent-encoded form `%7Bname%7D` (case-insensitive), as registries list them (docs/reference.md).
 const COLON_PARAM = /(^|[/=&?;,])(:[A-Za-z_][A-Za-z0-9_-]*)/;
 const BRACE_PARAM = /\{[^{}/?#]*\}/;
 const ENCODED_BRACE_PARAM = /%7B[^/?#]*?%7D/i;

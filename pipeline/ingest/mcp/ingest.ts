@@ -2,10 +2,11 @@ import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
 import { withIngestRun } from '../runs.ts';
-import { httpJsonFetcher, readPagesFile, resolveSource, type JsonFetcher } from '../source.ts';
+import type { ReasonCounts } from '../skips.ts';
+import { httpJsonFetcher, readSourceFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { readSyncState, syncKey, writeSyncState } from '../sync-state.ts';
-import { normalizeMcpEntry, type McpSkipReason } from './normalize.ts';
-import { DEFAULT_MCP_SWEEP, sweepMcpPages, sweepMcpUrl, type McpSweep } from './sweep.ts';
+import { normalizeMcpEntry, type McpQuirk, type McpSkipReason } from './normalize.ts';
+import { DEFAULT_MCP_SWEEP, sweepMcpDocument, sweepMcpUrl, type McpSweep } from './sweep.ts';
 
 /**
  * `atlas ingest mcp`: read the MCP registry (URL or snapshot file) and merge it in ONE transaction
@@ -43,7 +44,15 @@ export interface McpIngestCounts extends MergeCounts {
   invalid_url: number;
   templated: number;
   deleted: number;
+  /** Entries whose status is `deprecated` (kept, listed). */
+  deprecated: number;
   complete: boolean;
+  /** What became no service, by reason: entries (`invalid_item`, `older_version`, `no_remotes`),
+   * remotes (`invalid_remote`, `invalid_url`, `duplicate_remote`) and deleted entries never tracked
+   * (`deleted_untracked`). */
+  skipped: ReasonCounts;
+  /** Quirks of what was kept (see McpQuirk). */
+  noted: Partial<Record<McpQuirk, number>>;
 }
 
 export interface McpIngestResult {
@@ -68,7 +77,7 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
     async () => {
       const sweep: McpSweep =
         ref.kind === 'file'
-          ? sweepMcpPages(readPagesFile(ref.path), ref.path)
+          ? sweepMcpDocument(readSourceFile(ref.path), ref.path)
           : await sweepMcpUrl(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, {
               pageSize: opts.pageSize ?? DEFAULT_MCP_SWEEP.pageSize,
               maxPages: opts.maxPages ?? DEFAULT_MCP_SWEEP.maxPages,
@@ -76,14 +85,25 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
               ...(updatedSince ? { updatedSince } : {}),
             });
 
-      const skipped: Record<McpSkipReason, number> = { invalid_item: sweep.invalid_item, no_remotes: 0, invalid_remote: 0, invalid_url: 0 };
+      const skipped: Record<McpSkipReason, number> = {
+        invalid_item: sweep.invalid_item,
+        no_remotes: 0,
+        invalid_remote: 0,
+        invalid_url: 0,
+        duplicate_remote: 0,
+      };
+      const noted: Partial<Record<McpQuirk, number>> = {};
       const records: DiscoveredRecord[] = [];
       const ids = new Set<string>();
       for (const entry of sweep.entries) {
         const n = normalizeMcpEntry(entry, ctx.secret);
         for (const [k, v] of Object.entries(n.skipped)) skipped[k as McpSkipReason] += v ?? 0;
+        for (const [k, v] of Object.entries(n.noted)) noted[k as McpQuirk] = (noted[k as McpQuirk] ?? 0) + (v ?? 0);
         for (const r of n.records) {
-          if (ids.has(r.id)) continue;
+          if (ids.has(r.id)) {
+            skipped.duplicate_remote++;
+            continue;
+          }
           ids.add(r.id);
           records.push(r);
         }
@@ -106,7 +126,10 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
         ...skipped,
         templated: records.filter((r) => r.templated_url).length,
         deleted: records.filter((r) => !r.listed).length,
+        deprecated: noted.deprecated ?? 0,
         complete: sweep.complete,
+        skipped: { ...skipped, older_version: sweep.older_version, deleted_untracked: merged.skipped_unknown_unlisted },
+        noted,
       };
       if (!sweep.complete)
         ctx.log.warn(`mcp registry ${registry}: sweep ended early (page cap or repeated cursor); nothing delisted by absence`);

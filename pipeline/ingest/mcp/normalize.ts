@@ -27,7 +27,15 @@ export interface McpEntry {
   raw: Record<string, unknown>;
 }
 
-export type McpSkipReason = 'invalid_item' | 'no_remotes' | 'invalid_remote' | 'invalid_url';
+export type McpSkipReason = 'invalid_item' | 'no_remotes' | 'invalid_remote' | 'invalid_url' | 'duplicate_remote';
+
+/**
+ * Quirks of what was KEPT, counted in the run (`noted`): per entry `deprecated` and `deleted` (the
+ * status is kept on the service; deleted ones go unlisted); per remote `http_url` (plain http://),
+ * `templated_url` (a placeholder left unfilled or a templated path) and `remote_headers` (the remote
+ * declares headers, usually a key the caller must send).
+ */
+export type McpQuirk = 'deprecated' | 'deleted' | 'http_url' | 'templated_url' | 'remote_headers';
 
 const BAD_URL_CHARS = /[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
 const MAX_URL = 2048;
@@ -86,16 +94,19 @@ function hostOf(url: string): string | null {
 export function normalizeMcpEntry(
   entry: McpEntry,
   secret: string,
-): { records: DiscoveredRecord[]; skipped: Partial<Record<McpSkipReason, number>> } {
+): { records: DiscoveredRecord[]; skipped: Partial<Record<McpSkipReason, number>>; noted: Partial<Record<McpQuirk, number>> } {
   const { server, meta } = entry;
   const skipped: Partial<Record<McpSkipReason, number>> = {};
+  const noted: Partial<Record<McpQuirk, number>> = {};
   const skip = (r: McpSkipReason) => (skipped[r] = (skipped[r] ?? 0) + 1);
+  const note = (q: McpQuirk) => (noted[q] = (noted[q] ?? 0) + 1);
   const remotes = server.remotes ?? [];
   if (remotes.length === 0) {
     skip('no_remotes');
-    return { records: [], skipped };
+    return { records: [], skipped, noted };
   }
   const status = mcpStatus(meta);
+  if (status === 'deprecated' || status === 'deleted') note(status);
   const serverName = sanitizeText(server.name, 200) ?? server.name.slice(0, 200);
   const displayName = sanitizeText(server.title, TEXT_LIMITS.name) ?? sanitizeText(server.name, TEXT_LIMITS.name);
   const description = sanitizeText(server.description, TEXT_LIMITS.description);
@@ -120,8 +131,19 @@ export function normalizeMcpEntry(
       continue;
     }
     const id = mcpCandidateId(server.name, listedUrl);
-    if (seen.has(id)) continue;
+    if (seen.has(id)) {
+      skip('duplicate_remote');
+      continue;
+    }
     seen.add(id);
+    if (/^http:/i.test(url)) note('http_url');
+    if (templated) note('templated_url');
+    if (
+      remote.data.headers !== undefined &&
+      remote.data.headers !== null &&
+      !(Array.isArray(remote.data.headers) && remote.data.headers.length === 0)
+    )
+      note('remote_headers');
     records.push({
       id,
       type: 'mcp_server',
@@ -149,5 +171,5 @@ export function normalizeMcpEntry(
       registry_raw: raw,
     });
   }
-  return { records, skipped };
+  return { records, skipped, noted };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The MCP registry list format, `/v0.1/servers` (docs/reference.md, The MCP registry):
+ * The MCP registry list format, `/v0.1/servers` (docs/reference.md):
  * `{ servers: [ { server: {...}, _meta: { "io.modelcontextprotocol.registry/official": { status,
  * statusChangedAt, publishedAt, updatedAt, isLatest } } } ], metadata: { nextCursor?, count } }`.
  * Older payloads spelled `next_cursor` and put the server fields at the top level of an entry.

@@ -1,5 +1,5 @@
 import { AtlasError, formatIssues } from '../../core/errors.ts';
-import { withQuery, type JsonFetcher } from '../source.ts';
+import { isRecord, withQuery, type JsonFetcher } from '../source.ts';
 import { parseMcpEntry, type McpEntry } from './normalize.ts';
 import { McpPageSchema, type McpPage } from './schema.ts';
 
@@ -8,7 +8,9 @@ import { McpPageSchema, type McpPage } from './schema.ts';
  * page by page, following `metadata.nextCursor` (or the older `next_cursor`) until there is none.
  * Requests are spaced by `delayMs` (the official registry asks for gentle polling). A repeated
  * cursor or the page cap ends the sweep as INCOMPLETE. Any fetch or shape failure throws.
- * Entries are de-duplicated by server name: the one flagged isLatest wins, else the later update.
+ * Entries are de-duplicated by server name: the one flagged isLatest wins, else the one published
+ * last (`publishedAt`, else `updatedAt`); the others are counted as `older_version`. A whole-registry
+ * dump lists every version of every server, so this is what picks the current one from it.
  */
 export interface McpSweepOptions {
   pageSize: number;
@@ -23,6 +25,8 @@ export const DEFAULT_MCP_SWEEP: McpSweepOptions = { pageSize: 100, maxPages: 500
 export interface McpSweep {
   entries: McpEntry[];
   invalid_item: number;
+  /** Entries set aside because another version of the same server was kept. */
+  older_version: number;
   pages: number;
   rows: number;
   complete: boolean;
@@ -36,30 +40,48 @@ export function parseMcpPage(doc: unknown, where: string): McpPage {
 
 const nextCursorOf = (page: McpPage): string | null => page.metadata?.nextCursor || page.metadata?.next_cursor || null;
 
-const updatedMs = (e: McpEntry): number => {
-  const t = Date.parse(String(e.meta.updatedAt ?? e.meta.publishedAt ?? ''));
+const publishedMs = (e: McpEntry): number => {
+  const t = Date.parse(String(e.meta.publishedAt ?? e.meta.updatedAt ?? ''));
   return Number.isNaN(t) ? 0 : t;
 };
+
+/** Whether `e` replaces `prev` as the version kept for its server name (ties: the later row wins). */
+function supersedes(e: McpEntry, prev: McpEntry): boolean {
+  const a = e.meta.isLatest === true;
+  const b = prev.meta.isLatest === true;
+  if (a !== b) return a;
+  return publishedMs(e) >= publishedMs(prev);
+}
 
 class Collector {
   readonly byName = new Map<string, McpEntry>();
   invalid = 0;
   rows = 0;
   add(page: McpPage): void {
-    for (const raw of page.servers) {
+    this.addEntries(page.servers);
+  }
+  addEntries(entries: readonly unknown[]): void {
+    for (const raw of entries) {
       this.rows++;
-      const e = parseMcpEntry(raw);
+      const e = isRecord(raw) ? parseMcpEntry(raw) : null;
       if (!e) {
         this.invalid++;
         continue;
       }
       const prev = this.byName.get(e.server.name);
-      const better =
-        !prev ||
-        (e.meta.isLatest === true && prev.meta.isLatest !== true) ||
-        (e.meta.isLatest === prev.meta.isLatest && updatedMs(e) >= updatedMs(prev));
-      if (better) this.byName.set(e.server.name, e);
+      if (!prev || supersedes(e, prev)) this.byName.set(e.server.name, e);
     }
+  }
+  sweep(pages: number, complete: boolean): McpSweep {
+    const entries = [...this.byName.values()];
+    return {
+      entries,
+      invalid_item: this.invalid,
+      older_version: this.rows - this.invalid - entries.length,
+      pages,
+      rows: this.rows,
+      complete,
+    };
   }
 }
 
@@ -74,7 +96,10 @@ export async function sweepMcpUrl(fetchJson: JsonFetcher, base: string, opts: Mc
   while (pages < opts.maxPages) {
     if (pages > 0 && opts.delayMs > 0) await sleep(opts.delayMs);
     const url = withQuery(base, { limit: opts.pageSize, version: 'latest', cursor, updated_since: opts.updatedSince });
-    const page = parseMcpPage(await fetchJson(url), `page ${pages + 1}${cursor ? ` (cursor ${cursor.slice(0, 40)})` : ''}`);
+    const doc = await fetchJson(url);
+    // A mirror serving the whole registry as one file (a bare array of entries): read it once.
+    if (pages === 0 && Array.isArray(doc)) return sweepMcpDocument(doc, base);
+    const page = parseMcpPage(doc, `page ${pages + 1}${cursor ? ` (cursor ${cursor.slice(0, 40)})` : ''}`);
     pages++;
     c.add(page);
     const next = nextCursorOf(page);
@@ -86,12 +111,37 @@ export async function sweepMcpUrl(fetchJson: JsonFetcher, base: string, opts: Mc
     cursors.add(next);
     cursor = next;
   }
-  return { entries: [...c.byName.values()], invalid_item: c.invalid, pages, rows: c.rows, complete };
+  return c.sweep(pages, complete);
 }
 
 /** A snapshot file holds every page as saved: read them all in order; complete by definition. */
 export function sweepMcpPages(docs: readonly unknown[], origin: string): McpSweep {
   const c = new Collector();
   for (const [i, doc] of docs.entries()) c.add(parseMcpPage(doc, `${origin}: page ${i + 1}`));
-  return { entries: [...c.byName.values()], invalid_item: c.invalid, pages: docs.length, rows: c.rows, complete: true };
+  return c.sweep(docs.length, true);
+}
+
+/**
+ * Any document the registry or its mirrors serve (docs/notes/ingest.md, "File and mirror forms"):
+ * one page `{ servers, metadata }`; an array (or JSON Lines) of pages (when any element is a page,
+ * every element must be one); or an array (or JSON Lines) of bare entries (`{ server, _meta }` or the
+ * older flat form), e.g. a whole-registry dump listing every version of every server, read as one
+ * page. An array none of whose elements is an entry with a server name is not a registry: the
+ * source fails. A top-level object that is not a page fails the source.
+ */
+export function sweepMcpDocument(doc: unknown, origin: string): McpSweep {
+  const c = new Collector();
+  if (!Array.isArray(doc)) {
+    c.add(parseMcpPage(doc, origin));
+    return c.sweep(1, true);
+  }
+  if (doc.some((d) => isRecord(d) && Array.isArray(d.servers))) {
+    for (const [i, d] of doc.entries()) c.add(parseMcpPage(d, `${origin}: page ${i + 1}`));
+    return c.sweep(doc.length, true);
+  }
+  if (doc.length === 0) return c.sweep(0, true);
+  if (!doc.some((x) => isRecord(x) && parseMcpEntry(x) !== null))
+    throw new AtlasError('source_failed', `${origin}: not an MCP registry (no element is a page or an entry with a server name)`);
+  c.addEntries(doc);
+  return c.sweep(1, true);
 }

@@ -3,10 +3,11 @@ import { DECOY_PRICE_USD } from '../../x402/networks.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
 import { withIngestRun } from '../runs.ts';
-import { httpJsonFetcher, readPagesFile, resolveSource, type JsonFetcher } from '../source.ts';
+import { type ReasonCounts, tally } from '../skips.ts';
+import { httpJsonFetcher, readSourceFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { syncKey, writeSyncState } from '../sync-state.ts';
-import { normalizeX402Item } from './normalize.ts';
-import { DEFAULT_X402_SWEEP, sweepX402Pages, sweepX402Url, type X402Sweep } from './sweep.ts';
+import { normalizeX402Item, type X402Quirk } from './normalize.ts';
+import { DEFAULT_X402_SWEEP, sweepX402Document, sweepX402Url, type X402Sweep } from './sweep.ts';
 
 /**
  * `atlas ingest x402`: read a whole discovery/resources registry (URL or snapshot file), then merge
@@ -15,7 +16,7 @@ import { DEFAULT_X402_SWEEP, sweepX402Pages, sweepX402Url, type X402Sweep } from
  * the run is recorded as failed. Only a complete sweep delists what it did not contain.
  */
 export interface X402IngestOptions {
-  /** URL of the list endpoint (`…/discovery/resources`) or a snapshot file (see source.ts). */
+  /** URL of the list endpoint (`…/discovery/resources`) or of a mirror, or a snapshot file (see sweepX402Document). */
   source: string;
   /** Registry name recorded with each service (default `cdp`). */
   registry?: string;
@@ -36,6 +37,10 @@ export interface X402IngestCounts extends MergeCounts {
   priced: number;
   decoy_prices: number;
   complete: boolean;
+  /** Rows that became no service, by reason (the flat fields above, plus `duplicate_id`). */
+  skipped: ReasonCounts;
+  /** Registry quirks of items that were kept, items per quirk (see X402Quirk). */
+  noted: Partial<Record<X402Quirk, number>>;
 }
 
 export interface X402IngestResult {
@@ -52,21 +57,28 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
   return withIngestRun(store, 'ingest_x402', ctx.clock, { source: opts.source, registry, ...sweepOpts }, async () => {
     const sweep: X402Sweep =
       ref.kind === 'file'
-        ? sweepX402Pages(readPagesFile(ref.path), ref.path)
+        ? sweepX402Document(readSourceFile(ref.path), ref.path)
         : await sweepX402Url(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, sweepOpts);
 
-    const skipped = { invalid_item: 0, invalid_url: 0, not_http: 0 };
+    const skipped = { invalid_item: sweep.invalid_item, invalid_url: 0, not_http: sweep.not_http };
+    const noted: Partial<Record<X402Quirk, number>> = {};
     const records: DiscoveredRecord[] = [];
     const ids = new Set<string>();
+    // The sweep keeps one item per URL and the id is method + URL, so this stays 0; counted, not assumed.
+    let duplicateIds = 0;
     for (const it of sweep.items) {
       const n = normalizeX402Item(it.raw, { pageVersion: it.pageVersion, secret: ctx.secret });
       if (!n.ok) {
         skipped[n.reason]++;
         continue;
       }
-      if (ids.has(n.record.id)) continue;
+      if (ids.has(n.record.id)) {
+        duplicateIds++;
+        continue;
+      }
       ids.add(n.record.id);
       records.push(n.record);
+      tally(noted, n.quirks);
     }
 
     const now = ctx.clock();
@@ -86,6 +98,8 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
       priced: records.filter((r) => r.registry_price_usd !== null).length,
       decoy_prices: records.filter((r) => (r.registry_price_usd ?? 0) >= DECOY_PRICE_USD).length,
       complete: sweep.complete,
+      skipped: { ...skipped, duplicate: sweep.duplicates, duplicate_id: duplicateIds },
+      noted,
     };
     if (!sweep.complete) ctx.log.warn(`x402 registry ${registry}: stopped after ${sweep.pages} pages (cap); nothing delisted this run`);
     const bad = skipped.invalid_item + skipped.invalid_url;

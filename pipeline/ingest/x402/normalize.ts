@@ -1,5 +1,5 @@
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
-import { toCaip2, usdPrice } from '../../x402/networks.ts';
+import { networkKind, toCaip2, usdPrice } from '../../x402/networks.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
@@ -11,7 +11,40 @@ import { X402AcceptSchema, X402ItemSchema, type X402Accept, type X402Item } from
  * One registry item → one discovered service record. Pure: no I/O, no clock; all text that reaches
  * the record went through the sanitizer. Returns a reason instead when the item is unusable.
  */
-export type X402Normalized = { ok: true; record: DiscoveredRecord } | { ok: false; reason: 'invalid_item' | 'invalid_url' | 'not_http' };
+export type X402Normalized =
+  | { ok: true; record: DiscoveredRecord; quirks: X402Quirk[] }
+  | { ok: false; reason: 'invalid_item' | 'invalid_url' | 'not_http' };
+
+/**
+ * Registry quirks of an item that is KEPT (it becomes a service) but that a reader of the run should
+ * know about; each is counted once per item in the run's counts (`noted`):
+ * - `http_url`: the resource is plain `http://`;
+ * - `v1_network_name`: an offer names its network the v1 way (`base`), mapped to CAIP-2;
+ * - `caip2_in_v1_body`: a version-1 item whose offers use CAIP-2 ids;
+ * - `testnet_only`: every offer is on a known test network (it can list, but cannot pass the check);
+ * - `unknown_network`: an offer on a network Atlas does not know (never counted as mainnet);
+ * - `empty_amount` / `non_numeric_amount`: an offer whose amount is missing or empty / not plain
+ *   digits (such an offer sets no dollar price);
+ * - `caip19_asset`: an offer names its asset as a CAIP-19 id (`eip155:8453/erc20:0x…`); its address
+ *   part is used for the price;
+ * - `invalid_accept`: an accepts entry without a network (ignored for price and networks);
+ * - `no_accepts`: no usable accepts entry at all;
+ * - `method_from_output_schema`: the method came from v1 `accepts[].outputSchema.input.method`;
+ * - `method_defaulted`: no method anywhere, so GET.
+ */
+export type X402Quirk =
+  | 'http_url'
+  | 'v1_network_name'
+  | 'caip2_in_v1_body'
+  | 'testnet_only'
+  | 'unknown_network'
+  | 'empty_amount'
+  | 'non_numeric_amount'
+  | 'caip19_asset'
+  | 'invalid_accept'
+  | 'no_accepts'
+  | 'method_from_output_schema'
+  | 'method_defaulted';
 
 const MAX_URL = 2048;
 // A resource URL with whitespace, controls or bidi characters is not a URL we will schedule.
@@ -42,13 +75,51 @@ function parseAccepts(raw: readonly unknown[] | null | undefined): X402Accept[] 
 
 /** Method from discovery metadata: v2 `extensions.bazaar.info.input.method`, v1 `accepts[].outputSchema.input.method`; GET when none. */
 export function discoveryMethod(item: X402Item, accepts: readonly X402Accept[]): string {
+  return methodWithSource(item, accepts).method;
+}
+
+function methodWithSource(
+  item: X402Item,
+  accepts: readonly X402Accept[],
+): { method: string; from: 'extension' | 'output_schema' | 'default' } {
   const v2 = normalizeMethod(get(item.extensions, 'bazaar', 'info', 'input', 'method'));
-  if (v2) return v2;
+  if (v2) return { method: v2, from: 'extension' };
   for (const a of accepts) {
     const v1 = normalizeMethod(get(a.outputSchema, 'input', 'method'));
-    if (v1) return v1;
+    if (v1) return { method: v1, from: 'output_schema' };
   }
-  return 'GET';
+  return { method: 'GET', from: 'default' };
+}
+
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64}$/;
+
+function quirksOf(
+  url: string,
+  version: number | null,
+  rawAccepts: number,
+  accepts: readonly X402Accept[],
+  methodFrom: string,
+): X402Quirk[] {
+  const q = new Set<X402Quirk>();
+  if (/^http:/i.test(url)) q.add('http_url');
+  if (accepts.length < rawAccepts) q.add('invalid_accept');
+  if (accepts.length === 0) q.add('no_accepts');
+  const kinds = accepts.map((a) => networkKind(a.network));
+  if (accepts.length > 0 && kinds.every((k) => k === 'testnet')) q.add('testnet_only');
+  if (kinds.includes('unknown')) q.add('unknown_network');
+  for (const a of accepts) {
+    const n = a.network.trim();
+    if (CAIP2.test(n)) {
+      if (version === 1) q.add('caip2_in_v1_body');
+    } else q.add('v1_network_name');
+    if (a.asset && offerAsset(a.network, a.asset).caip19) q.add('caip19_asset');
+    const amount = amountText(a);
+    if (!amount) q.add('empty_amount');
+    else if (!/^\d+$/.test(amount)) q.add('non_numeric_amount');
+  }
+  if (methodFrom === 'output_schema') q.add('method_from_output_schema');
+  if (methodFrom === 'default') q.add('method_defaulted');
+  return [...q];
 }
 
 function amountText(a: X402Accept): string | null {
@@ -57,13 +128,27 @@ function amountText(a: X402Accept): string | null {
   return typeof v === 'string' ? v.trim() : null;
 }
 
+const CAIP19_ASSET = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64})\/[-a-z0-9]{3,8}:([-.%a-zA-Z0-9]{1,128})$/;
+
+/**
+ * The token address of an offer. Some registries list the asset as a CAIP-19 id
+ * (`eip155:8453/erc20:0x8335…`) instead of the bare address: when its chain is the offer's own
+ * network, the address part is the asset. Anything else is returned trimmed, as given.
+ */
+export function offerAsset(network: string, asset: string): { asset: string; caip19: boolean } {
+  const a = asset.trim();
+  const m = CAIP19_ASSET.exec(a);
+  if (m && m[1] === toCaip2(network)) return { asset: m[2]!, caip19: true };
+  return { asset: a, caip19: false };
+}
+
 /** Lowest USD price among offers on known USD stablecoins; null when none is priced. */
 export function registryPriceUsd(accepts: readonly X402Accept[]): number | null {
   let best: number | null = null;
   for (const a of accepts) {
     const amount = amountText(a);
     if (!amount || !a.asset) continue;
-    const p = usdPrice(a.network, a.asset.trim(), amount);
+    const p = usdPrice(a.network, offerAsset(a.network, a.asset).asset, amount);
     if (p !== null && (best === null || p < best)) best = p;
   }
   return best;
@@ -90,7 +175,8 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
   if (!host) return { ok: false, reason: 'invalid_url' };
 
   const accepts = parseAccepts(item.accepts);
-  const method = discoveryMethod(item, accepts);
+  const { method, from: methodFrom } = methodWithSource(item, accepts);
+  const version = versionOf(item.x402Version) ?? ctx.pageVersion;
   const label = [item.serviceName, item.label, get(res, 'serviceName'), get(item.extensions, 'bazaar', 'info', 'serviceName')]
     .map((v) => sanitizeText(v, TEXT_LIMITS.name))
     .find((v) => v !== null);
@@ -113,7 +199,7 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     tags: normalizeTags(Array.isArray(item.tags) ? item.tags : get(res, 'tags')),
     description,
     registry_key: url,
-    x402_version: versionOf(item.x402Version) ?? ctx.pageVersion,
+    x402_version: version,
     registry_updated_at: registryTime(item.lastUpdated),
     registry_calls_30d: registryCount(item.quality?.l30DaysTotalCalls),
     registry_payers_30d: registryCount(item.quality?.l30DaysUniquePayers),
@@ -126,7 +212,7 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     listed: true,
     registry_raw: sanitizeRaw(rawItem, ctx.secret),
   };
-  return { ok: true, record };
+  return { ok: true, record, quirks: quirksOf(url, version, item.accepts?.length ?? 0, accepts, methodFrom) };
 }
 
 export { versionOf as x402VersionOf };

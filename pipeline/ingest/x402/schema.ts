@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The x402 discovery registry ("Bazaar") list format (docs/reference.md, Bazaar):
+ * The x402 discovery registry ("Bazaar") list format (docs/notes/ingest.md):
  * `GET …/discovery/resources?type=http&limit=L&offset=O` →
  * `{ x402Version, items: [...], pagination: { limit, offset, total } }`.
  *
@@ -27,6 +27,18 @@ export const X402PageSchema = z.looseObject({
   pagination: X402PaginationSchema,
 });
 export type X402Page = z.infer<typeof X402PageSchema>;
+
+/**
+ * A whole-registry dump as crawlers save it: `{ resources: [items as the registry returned them],
+ * total?, crawledAt?, partial? }`. The items are checked one by one like a page's; `partial: true`
+ * (the crawler stopped early) makes the sweep incomplete, so nothing is delisted on its evidence.
+ */
+export const X402DumpSchema = z.looseObject({
+  resources: z.array(z.unknown()),
+  x402Version: z.union([z.number(), z.string()]).nullish(),
+  partial: z.boolean().nullish(),
+});
+export type X402Dump = z.infer<typeof X402DumpSchema>;
 
 /** One accepts[] entry: v1 (`maxAmountRequired`, network name) or v2 (`amount`, CAIP-2). */
 export const X402AcceptSchema = z.looseObject({

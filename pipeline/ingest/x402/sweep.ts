@@ -1,16 +1,18 @@
 import { AtlasError, formatIssues } from '../../core/errors.ts';
-import { withQuery, type JsonFetcher } from '../source.ts';
-import { X402PageSchema, type X402Page } from './schema.ts';
+import { isRecord, withQuery, type JsonFetcher } from '../source.ts';
+import { X402DumpSchema, X402PageSchema, type X402Dump, type X402Page } from './schema.ts';
 import { x402VersionOf } from './normalize.ts';
 
 /**
- * Reading a whole x402 registry: pages → unique raw items. Paging per docs/reference.md (Bazaar):
+ * Reading a whole x402 registry: pages → unique raw items. Paging (docs/notes/ingest.md):
  * - request `type=http&limit=L&offset=O`; step the offset by the limit the page ECHOES (registries
  *   round and cap it), not by the number of rows received — so a short page mid-run is survived;
  * - stop on an empty page, or when the next offset reaches `total`;
  * - when no `total` is given, a page that adds no new URL means the registry is repeating rows
  *   past the end: stop;
- * - de-duplicate by resource URL (first occurrence wins);
+ * - skip (and count) items whose `type` is not `http` BEFORE de-duplicating, so an `object` row that
+ *   repeats an http resource's URL can never stand in for it;
+ * - de-duplicate by resource URL (first occurrence wins; later ones are counted as duplicates);
  * - stop after `maxPages`; such a sweep is INCOMPLETE (nothing is delisted on its evidence).
  * Any fetch or shape failure throws: the caller stores nothing from a failed source.
  */
@@ -24,6 +26,10 @@ export interface X402Sweep {
   pages: number;
   rows: number;
   duplicates: number;
+  /** Rows whose `type` is a string other than `http` (e.g. `mcp`, `object`). */
+  not_http: number;
+  /** Rows of a bare item list that are not JSON objects. */
+  invalid_item: number;
   complete: boolean;
 }
 
@@ -47,17 +53,44 @@ function urlKey(raw: Record<string, unknown>): string | null {
   return typeof u === 'string' ? u.trim() : null;
 }
 
+export function parseX402Dump(doc: unknown, where: string): X402Dump {
+  const r = X402DumpSchema.safeParse(doc);
+  if (!r.success) throw new AtlasError('source_failed', `${where}: not a registry dump (${formatIssues(r.error.issues.slice(0, 5))})`);
+  return r.data;
+}
+
+const isNotHttp = (raw: Record<string, unknown>): boolean => typeof raw.type === 'string' && raw.type.trim().toLowerCase() !== 'http';
+
 class Collector {
   readonly byUrl = new Map<string, SweptItem>();
   readonly unkeyed: SweptItem[] = [];
+  readonly otherUrls = new Set<string>();
   rows = 0;
   duplicates = 0;
+  notHttp = 0;
+  invalid = 0;
   /** Adds a page's items; returns how many were new. */
   add(page: X402Page): number {
-    const pageVersion = x402VersionOf(page.x402Version);
+    return this.addItems(page.items, x402VersionOf(page.x402Version));
+  }
+  addItems(items: readonly unknown[], pageVersion: number | null): number {
     let fresh = 0;
-    for (const raw of page.items) {
+    for (const raw of items) {
       this.rows++;
+      if (!isRecord(raw)) {
+        this.invalid++;
+        continue;
+      }
+      if (isNotHttp(raw)) {
+        this.notHttp++;
+        // Still news for the "no new URL: the registry is repeating itself" stop rule.
+        const key = urlKey(raw);
+        if (key !== null && !this.otherUrls.has(key)) {
+          this.otherUrls.add(key);
+          fresh++;
+        }
+        continue;
+      }
       const key = urlKey(raw);
       if (key === null) {
         // Kept so the normalizer can count it as invalid; cannot be de-duplicated.
@@ -74,10 +107,22 @@ class Collector {
     }
     return fresh;
   }
-  items(): SweptItem[] {
-    return [...this.byUrl.values(), ...this.unkeyed];
+  sweep(pages: number, complete: boolean): X402Sweep {
+    return {
+      items: [...this.byUrl.values(), ...this.unkeyed],
+      pages,
+      rows: this.rows,
+      duplicates: this.duplicates,
+      not_http: this.notHttp,
+      invalid_item: this.invalid,
+      complete,
+    };
   }
 }
+
+/** A document that is a whole registry at once (a dump or a bare item list) rather than one page of it. */
+const isWholeRegistry = (doc: unknown): boolean =>
+  Array.isArray(doc) || (isRecord(doc) && !Array.isArray(doc.items) && Array.isArray(doc.resources));
 
 export async function sweepX402Url(fetchJson: JsonFetcher, base: string, opts: X402SweepOptions = DEFAULT_X402_SWEEP): Promise<X402Sweep> {
   const c = new Collector();
@@ -87,7 +132,10 @@ export async function sweepX402Url(fetchJson: JsonFetcher, base: string, opts: X
   let complete = false;
   while (pages < opts.maxPages) {
     const url = withQuery(base, { type: hasType ? undefined : 'http', limit: opts.pageSize, offset });
-    const page = parseX402Page(await fetchJson(url), `page at offset ${offset}`);
+    const doc = await fetchJson(url);
+    // A mirror that serves the whole registry as one file answers every offset with all of it: read it once.
+    if (pages === 0 && isWholeRegistry(doc)) return sweepX402Document(doc, base);
+    const page = parseX402Page(doc, `page at offset ${offset}`);
     pages++;
     if (page.items.length === 0) {
       complete = true;
@@ -107,12 +155,48 @@ export async function sweepX402Url(fetchJson: JsonFetcher, base: string, opts: X
       break;
     }
   }
-  return { items: c.items(), pages, rows: c.rows, duplicates: c.duplicates, complete };
+  return c.sweep(pages, complete);
 }
 
 /** A snapshot file is the whole registry as saved: every page in it, in order; complete by definition. */
 export function sweepX402Pages(docs: readonly unknown[], origin: string): X402Sweep {
   const c = new Collector();
   for (const [i, doc] of docs.entries()) c.add(parseX402Page(doc, `${origin}: page ${i + 1}`));
-  return { items: c.items(), pages: docs.length, rows: c.rows, duplicates: c.duplicates, complete: true };
+  return c.sweep(docs.length, true);
+}
+
+/**
+ * Any document a registry or its mirrors serve (docs/notes/ingest.md, "File and mirror forms"):
+ * - one page `{ items, pagination? }`;
+ * - a crawler's dump `{ resources: [...], partial? }` (incomplete when `partial: true`);
+ * - an array (or JSON Lines) of pages or dumps: when any element is one, every element must be one
+ *   (a malformed page among pages fails the source, naming it);
+ * - otherwise an array (or JSON Lines) of bare items, read as one page. If no element is an object
+ *   with a `resource`, it is not a registry: the source fails rather than delisting everything.
+ * A top-level object that is neither a page nor a dump fails the source (a changed format must not
+ * silently empty the index).
+ */
+export function sweepX402Document(doc: unknown, origin: string): X402Sweep {
+  const c = new Collector();
+  let pages = 0;
+  let complete = true;
+  const addWhole = (d: unknown, where: string): void => {
+    if (isRecord(d) && !Array.isArray(d.items) && Array.isArray(d.resources)) {
+      const dump = parseX402Dump(d, where);
+      c.addItems(dump.resources, x402VersionOf(dump.x402Version));
+      if (dump.partial === true) complete = false;
+    } else c.add(parseX402Page(d, where));
+    pages++;
+  };
+  const isWhole = (d: unknown) => isRecord(d) && (Array.isArray(d.items) || Array.isArray(d.resources));
+  if (Array.isArray(doc)) {
+    if (doc.some(isWhole)) for (const [i, d] of doc.entries()) addWhole(d, `${origin}: page ${i + 1}`);
+    else if (doc.length > 0) {
+      if (!doc.some((x) => isRecord(x) && x.resource !== undefined))
+        throw new AtlasError('source_failed', `${origin}: not an x402 registry (no element is a page, a dump or an item with a resource)`);
+      c.addItems(doc, null);
+      pages++;
+    }
+  } else addWhole(doc, origin);
+  return c.sweep(pages, complete);
 }
