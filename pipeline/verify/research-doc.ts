@@ -62,6 +62,11 @@ view table). Nothing here depends on Atlas's TypeScript: any DuckDB client gives
   SET VARIABLE atlas_now = TIMESTAMP '2026-11-25 12:00:00';
   \`\`\`
 
+- **The research export** (\`atlas export --out DIR\`): the tables as Parquet files, checks
+  partitioned by month, with the rules file beside them. [\`docs/research-guide.md\`](research-guide.md)
+  shows how to name the files as tables and load the rules in DuckDB, after which these queries run
+  unchanged, and how to read the files with Polars and pandas.
+
 Without \`atlas_now\` the views use the wall clock. Times are UTC.
 
 ## Which instant

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AtlasError } from '../../../pipeline/core/errors.ts';
+import { PROJECT_ROOT } from '../../../pipeline/core/paths.ts';
 import { EXPORT_TABLES, exportTables, NOT_EXPORTED, sqlPath } from '../../../pipeline/store/export.ts';
-import { openStore, rulesSql, type Store, withStore } from '../../../pipeline/store/index.ts';
+import { openStore, type Store, withStore } from '../../../pipeline/store/index.ts';
+import { RESEARCH_QUERIES } from '../../../pipeline/verify/index.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { openTestStore, tempDir } from '../../helpers/context.ts';
 import { computeAt } from '../compute/helpers.ts';
@@ -42,6 +44,22 @@ afterAll(() => t?.cleanup());
 /** A fresh in-memory DuckDB (no Atlas tables, no rules) to read an export with. */
 async function withReader<T>(fn: (r: Store) => Promise<T>): Promise<T> {
   return withStore(':memory:', fn);
+}
+
+/** The ```sql blocks of docs/research-guide.md, its example folder replaced by `out`. */
+function guideBlocks(out: string): string[] {
+  const md = readFileSync(join(PROJECT_ROOT, 'docs', 'research-guide.md'), 'utf8');
+  return [...md.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!.replaceAll("'/tmp/atlas-export/", sqlPath(`${out}/`).slice(0, -1)));
+}
+
+/** Every statement of a block; the rows of the last. */
+async function runBlock(s: Store, block: string): Promise<Record<string, unknown>[]> {
+  const statements = block
+    .split(/;\s*\n/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const st of statements.slice(0, -1)) await s.run(st);
+  return s.all(statements.at(-1)!);
 }
 
 const count = async (s: Store, sql: string): Promise<number> => Number((await s.all<{ n: number }>(sql))[0]?.n);
@@ -116,15 +134,22 @@ describe('atlas export (research export)', () => {
       expect(Object.keys(oc[0] ?? {})).not.toContain('idempotency_key');
       expect(oc[0]?.outcome).toBe('success');
 
-      // A published figure reproduced from the files alone: the rules file over views of the export.
-      const view = (name: string, from: string) => r.run(`CREATE VIEW ${name} AS SELECT * FROM ${from}`);
-      await r.run(`CREATE VIEW checks AS SELECT * EXCLUDE (month) FROM read_parquet(${checksGlob}, hive_partitioning = true)`);
-      for (const name of ['services', 'operations', 'payment_terms', 'interval_changes', 'directory', 'networks'])
-        await view(name, `read_parquet(${sqlPath(join(out, `${name}.parquet`))})`);
-      await r.run(rulesSql());
+      // A published figure reproduced from the files alone, the way docs/research-guide.md says:
+      // its views over the files, the rules file, then its queries (every ```sql block, in order).
+      const [views, ...queries] = guideBlocks(out);
+      await r.run(views!);
+      await r.run(readFileSync(join(out, 'rules.sql'), 'utf8'));
+      expect(queries).toHaveLength(4);
+      const [compare, ...examples] = queries;
+      expect(await runBlock(r, compare!)).toEqual([]);
+      for (const q of examples) expect((await runBlock(r, q)).length, q).toBeGreaterThan(0);
       await r.run(`SET VARIABLE atlas_now = TIMESTAMP '2026-11-25 12:00:00'`);
       const live = await r.all('SELECT service_id, checks_30d, passed_30d FROM evidence_30d ORDER BY service_id');
       expect(live).toEqual(source.evidence);
+      // And every query of docs/research.md runs over the files unchanged.
+      await r.run(`SET VARIABLE atlas_report_from = TIMESTAMP '2026-11-16 00:00:00'`);
+      await r.run(`SET VARIABLE atlas_report_until = TIMESTAMP '2026-11-23 00:00:00'`);
+      for (const q of RESEARCH_QUERIES) expect((await r.all(q.sql)).length, q.id).toBeGreaterThan(0);
     });
   });
 
