@@ -4,6 +4,7 @@ import { hashKey, keyFromHeaders } from './auth/keys.ts';
 import type { AppDeps } from './deps.ts';
 import { apiStatus } from './middleware/api-status.ts';
 import { notFound, onError } from './middleware/errors.ts';
+import { httpCache } from './middleware/http-cache.ts';
 import { readCors } from './middleware/read-cors.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { mountApi } from './routes/api.ts';
@@ -13,9 +14,11 @@ import { mountMeta } from './routes/meta.ts';
  * The HTTP app (CONTRACTS.md "Server"). Order matters:
  * 1. X-API-Status on everything (wraps errors and 404s too);
  * 2. CORS for reads only (GET/HEAD and their preflight) — writes stay same-origin;
- * 3. rate limits (not on /healthz, so health checks never get 429);
- * 4. the API, /healthz, /openapi.json, then the mounted MCP endpoint and HTML pages;
- * 5. one error mapping (onError) and a JSON 404 (notFound).
+ * 3. HTTP caching (ETag, Cache-Control, Last-Modified, Vary, 304; the policy table of
+ *    site/contract/http-cache.ts), outside the limiter so a 429 is marked no-store too;
+ * 4. rate limits (not on /healthz, so health checks never get 429);
+ * 5. the API, /healthz, /openapi.json, then the mounted MCP endpoint and HTML pages;
+ * 6. one error mapping (onError) and a JSON 404 (notFound).
  */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -28,6 +31,15 @@ export function createApp(deps: AppDeps): Hono {
 
   const limits = deps.config.serve.rateLimits;
   const trustProxy = deps.config.serve.trustProxy;
+  app.use(
+    '*',
+    httpCache({
+      generation: () => deps.site.peek(),
+      now: deps.clock,
+      rateLimited: limits.enabled,
+      startedAt: deps.clock(),
+    }),
+  );
   const limiter = rateLimit({
     clock: deps.clock,
     enabled: limits.enabled,

@@ -11,6 +11,7 @@ export const EXPOSED_HEADERS = [
   'Retry-After',
   'Deprecation',
   'Sunset',
+  'ETag',
 ].join(', ');
 
 /** The CORS headers of a read answer (also used by routes that set all their headers at once). */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 
 /**
- * Headers of every HTML answer. The pages need no inline script or style (charts are inline SVG
+ * Headers of every HTML answer (caching: middleware/http-cache.ts, the pages are live bodies). The pages need no inline script or style (charts are inline SVG
  * styled by the stylesheet), so the policy allows only our own files.
  */
 export const PAGE_CSP =
@@ -11,6 +11,5 @@ export function htmlResponse(c: Context, body: string, status: 200 | 400 | 404 |
   c.header('Content-Security-Policy', PAGE_CSP);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-cache');
   return c.html(body, status);
 }

@@ -50,11 +50,9 @@ function errorPage(c: Context, deps: AppDeps, e: unknown): Response {
  */
 export function mountPages(app: Hono, deps: AppDeps): void {
   app.get('/assets/atlas.css', (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
     return c.body(CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' });
   });
   app.get('/assets/atlas.js', (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
     return c.body(JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });
 

@@ -4,6 +4,7 @@ import { keyFromHeaders } from '../auth/keys.ts';
 import type { AppDeps } from '../deps.ts';
 import { markHeadersFinished } from '../middleware/finished-headers.ts';
 import { bodyCap, readJson } from '../middleware/json-body.ts';
+import { httpDate, ifNoneMatchMatches, notModified, strongEtag } from '../middleware/http-cache.ts';
 import { READ_CORS_HEADERS } from '../middleware/read-cors.ts';
 import {
   createKey,
@@ -19,6 +20,7 @@ import {
   searchServicesEntry,
   sendFeedback,
 } from '../operations/index.ts';
+import { CACHE_CONTROL, KEY_VARY } from '../../site/contract/http-cache.ts';
 import { deprecationHeaders, scheduleTierServed } from '../search/deprecation.ts';
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
@@ -26,8 +28,13 @@ const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
  * Every header of a search answer in one plain object, built once: the search route returns its
  * cached body with these and marks the headers finished (see middleware/finished-headers.ts).
  */
-const SEARCH_HEADERS = { ...JSON_TYPE, 'X-API-Status': 'preview', ...READ_CORS_HEADERS };
-const SEARCH_HEADERS_DEPRECATED = { ...SEARCH_HEADERS, ...deprecationHeaders() };
+const SEARCH_HEADERS = {
+  ...JSON_TYPE,
+  'X-API-Status': 'preview',
+  ...READ_CORS_HEADERS,
+  'Cache-Control': CACHE_CONTROL.search,
+  Vary: KEY_VARY,
+};
 
 /** Hono's `queries()` (every value per name), so repeated parameters can be rejected. */
 const rawQuery = (c: Context): Record<string, string[]> => c.req.queries() ?? {};
@@ -45,10 +52,23 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const url = c.req.url;
     const qi = url.indexOf('?');
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
-    entry.json ??= JSON.stringify(entry.value);
+    if (entry.json === undefined || entry.headers === undefined) {
+      // Once per cached result (the route continues synchronously, so the generation is the one it was computed from).
+      entry.json = JSON.stringify(entry.value);
+      entry.headers = {
+        ...SEARCH_HEADERS,
+        ETag: strongEtag(deps.site.current().generation, entry.json),
+        // The representation is the computed result: it was last modified when it was computed.
+        'Last-Modified': httpDate(new Date(entry.computedAtMs)) ?? '',
+      };
+      entry.headersDeprecated = { ...entry.headers, ...deprecationHeaders() };
+    }
     const carriesTier = entry.value.items.length > 0 && scheduleTierServed(deps.clock());
+    const headers = carriesTier ? entry.headersDeprecated! : entry.headers;
     markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
-    return new Response(entry.json, { status: 200, headers: carriesTier ? SEARCH_HEADERS_DEPRECATED : SEARCH_HEADERS });
+    const inm = c.req.header('if-none-match');
+    if (inm !== undefined && ifNoneMatchMatches(inm, headers.ETag!)) return notModified(headers);
+    return new Response(entry.json, { status: 200, headers });
   });
 
   app.get('/api/v1/services/:id', async (c) => {

@@ -8,6 +8,9 @@ export interface CacheEntry<V> {
   computedAtMs: number;
   /** The serialized body, filled lazily by the HTTP route (one JSON.stringify per entry). */
   json?: string;
+  /** Every header of the HTTP answer (ETag, cache rules included), filled with `json`; `…Deprecated` adds the tier headers. */
+  headers?: Record<string, string>;
+  headersDeprecated?: Record<string, string>;
 }
 
 export class ResultCache<V> {

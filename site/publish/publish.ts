@@ -8,6 +8,7 @@ import { writePages } from '../pages/index.ts';
 import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
 import { writeChanges } from './changes.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
+import { writeHeadersFile } from './headers-file.ts';
 import { writeHealth } from './health.ts';
 import { writeReports } from './reports.ts';
 import { writeRoadmap } from './roadmap.ts';
@@ -82,6 +83,9 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     // The pages are part of the product: only an explicit `pages: false` leaves them out.
     const pages = opts.pages !== false;
     if (pages) await step('pages', () => writePages(genDir, { generatedAt: now }));
+
+    // The static host's caching rules (site/contract/http-cache.ts), sealed with the rest.
+    await step('headers', () => writeHeadersFile(genDir));
 
     const counts = { services: services.services, in_directory: services.inDirectory, details: services.details, reports, changes };
     await writeJson(join(genDir, 'manifest.json'), Manifest, {

@@ -18,6 +18,8 @@ const CACHED_SEARCH = '/api/v1/services?scope=index&type=api_endpoint&min_pass_r
  * - baseline: the same server answering a fixed precomputed string (`/__bench/fixed`: the bytes of
  *   the cached search's answer, so both send the same payload);
  * - cached search: one filtered query repeated (answered from the 5-minute result cache);
+ * - conditional GET: the same query with its ETag in If-None-Match (answered 304, no body), also
+ *   given as a ratio to the cached 200 path;
  * - uncached filtered search: a filtered query over all N services, different every request;
  * - single-service read: random ids (detail files read from disk through a bounded LRU).
  * Each figure is also given as a ratio to the baseline: of requests/s, and of server CPU time per
@@ -35,6 +37,9 @@ interface Result {
   p50: number;
   p99: number;
   non2xx: number;
+  /** 3xx answers (the conditional GET expects only 304s). */
+  status3xx: number;
+  total: number;
   errors: number;
 }
 
@@ -43,6 +48,7 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<{
   throughput: { average: number };
   latency: { p50: number; p99: number };
   non2xx: number;
+  '3xx': number;
   errors: number;
 }>;
 
@@ -104,10 +110,13 @@ export async function run(args: string[]): Promise<void> {
     const url = started.url;
     const ids = specs.map((s) => s.id);
 
-    const measure = async (name: string, setup: { path?: string; next?: () => string; connections?: number }): Promise<Result> => {
+    const measure = async (
+      name: string,
+      setup: { path?: string; next?: () => string; connections?: number; headers?: Record<string, string> },
+    ): Promise<Result> => {
       const requests = setup.next
         ? [{ method: 'GET', setupRequest: (req: { path: string }) => ({ ...req, path: setup.next!() }) }]
-        : [{ method: 'GET', path: setup.path }];
+        : [{ method: 'GET', path: setup.path, headers: setup.headers }];
       const cpu = async () => ((await (await fetch(`${url}/__bench/cpu`)).json()) as { cpu_us: number }).cpu_us;
       const before = await cpu();
       const r = await autocannon({ url, connections: setup.connections ?? connections, duration, requests });
@@ -120,6 +129,8 @@ export async function run(args: string[]): Promise<void> {
         p50: r.latency.p50,
         p99: r.latency.p99,
         non2xx: r.non2xx,
+        status3xx: r['3xx'],
+        total: r.requests.total,
         errors: r.errors,
       };
     };
@@ -143,10 +154,14 @@ export async function run(args: string[]): Promise<void> {
     const results: Result[] = [];
     results.push(await measure('baseline (fixed string)', { path: '/__bench/fixed' }));
     results.push(await measure('cached search', { path: CACHED_SEARCH }));
+    const etag = (await fetch(`${url}${CACHED_SEARCH}`)).headers.get('etag');
+    if (!etag) throw new Error('the cached search answered without an ETag');
+    results.push(await measure('conditional GET (304)', { path: CACHED_SEARCH, headers: { 'If-None-Match': etag } }));
     results.push(await measure('uncached filtered search', { next: () => uncachedPath() }));
     results.push(await measure('uncached, 1 connection', { next: uncachedPath, connections: 1 }));
     results.push(await measure('single-service read', { next: () => `/api/v1/services/${ids[Math.floor(Math.random() * ids.length)]}` }));
 
+    const conditional = results[2]!;
     const mem = (await (await fetch(`${url}/__bench/mem`)).json()) as { rss: number; max_rss_kb: number };
     const base = results[0]!.rps;
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
@@ -160,12 +175,15 @@ export async function run(args: string[]): Promise<void> {
     );
     for (const r of results) {
       process.stdout.write(
-        `${r.name.padEnd(26)} ${r.rps.toFixed(0).padStart(9)} ${(r.rps / base).toFixed(2).padStart(6)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${r.cpuMs.toFixed(3).padStart(11)} ${(results[0]!.cpuMs / r.cpuMs).toFixed(2).padStart(9)} ${r.bytes.toFixed(0).padStart(7)} ${String(r.non2xx + r.errors).padStart(7)}\n`,
+        `${r.name.padEnd(26)} ${r.rps.toFixed(0).padStart(9)} ${(r.rps / base).toFixed(2).padStart(6)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${r.cpuMs.toFixed(3).padStart(11)} ${(results[0]!.cpuMs / r.cpuMs).toFixed(2).padStart(9)} ${r.bytes.toFixed(0).padStart(7)} ${String(r === conditional ? r.total - r.status3xx + r.errors : r.non2xx + r.errors).padStart(7)}\n`,
       );
     }
     const cached = results[1]!;
-    const uncached = results[2]!;
-    const uncached1 = results[3]!;
+    const uncached = results[3]!;
+    const uncached1 = results[4]!;
+    process.stdout.write(
+      `conditional GET (304) / cached search (200): ${(conditional.rps / cached.rps).toFixed(2)} (requests/s), ${(cached.cpuMs / conditional.cpuMs).toFixed(2)} (server CPU per request)\n`,
+    );
     process.stdout.write(
       `server start (load ${n} + presort + listen): ${(started.startMs / 1000).toFixed(2)} s wall, ${(started.startCpuMs / 1000).toFixed(2)} s CPU; process spawn to URL: ${(started.wallMs / 1000).toFixed(2)} s\n`,
     );
@@ -180,7 +198,8 @@ export async function run(args: string[]): Promise<void> {
       [`uncached filtered search p99 ${uncached1.p99} ms < 50 ms (1 connection)`, uncached1.p99 < 50],
       [`start ${(started.startMs / 1000).toFixed(2)} s < 5 s`, started.startMs < 5000],
       [`peak RSS ${mb(mem.max_rss_kb * 1024)} < 800 MB`, mem.max_rss_kb * 1024 < 800 * 1024 * 1024],
-      [`no errors or non-2xx answers`, results.every((r) => r.non2xx + r.errors === 0)],
+      [`conditional GET answered 304 every time`, conditional.errors === 0 && conditional.status3xx === conditional.total],
+      [`no errors or non-2xx answers`, results.every((r) => r === conditional || r.non2xx + r.errors === 0)],
     ];
     for (const [label, ok] of checks) process.stdout.write(`${ok ? 'PASS' : 'MISS'} ${label}\n`);
   } finally {

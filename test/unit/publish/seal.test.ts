@@ -7,6 +7,7 @@ import { silentLogger } from '../../../pipeline/core/log.ts';
 import { loadSigningKey, parsePublicKey, publicKeyInfo, signBytes } from '../../../pipeline/core/signing-key.ts';
 import { createApp } from '../../../serve/app.ts';
 import { closeDeps, createDeps } from '../../../serve/deps.ts';
+import { CACHE_CONTROL, staticHeadersFile } from '../../../site/contract/http-cache.ts';
 import { Checksums, Health, SigningKeyInfo } from '../../../site/contract/index.ts';
 import {
   buildChecksums,
@@ -78,7 +79,8 @@ describe('verifying a published generation', () => {
     expect(checksums.files.map((f) => f.path)).toEqual(
       found.map((f) => f.path).filter((p) => p !== CHECKSUMS_FILE && p !== CHECKSUMS_SIG_FILE),
     );
-    for (const p of ['manifest.json', 'healthz.json', 'index/summaries.json', SIGNING_KEY_FILE, serviceFile(gen)]) {
+    // `_headers` (the static host's caching rules) is sealed like every other file.
+    for (const p of ['manifest.json', 'healthz.json', 'index/summaries.json', SIGNING_KEY_FILE, '_headers', serviceFile(gen)]) {
       expect(
         checksums.files.some((f) => f.path === p),
         p,
@@ -91,6 +93,17 @@ describe('verifying a published generation', () => {
     const key = parseWith(SigningKeyInfo, join(gen, SIGNING_KEY_FILE));
     expect(checksums.key_id).toBe(key.key_id);
     expect(checksums.generation).toBe((readJson(join(gen, 'manifest.json')) as { generation: string }).generation);
+  });
+
+  it('writes the caching rules of the server for static hosts (_headers, from the same policy table)', () => {
+    const text = readFileSync(join(gen, '_headers'), 'utf8');
+    expect(text).toBe(staticHeadersFile());
+    const lines = text.split('\n');
+    expect(lines[1]).toBe('/*');
+    expect(lines).toContain(`  Cache-Control: ${CACHE_CONTROL.published}`);
+    expect(lines).toContain('  X-API-Status: preview');
+    // Every rule line of the format: a path pattern, then indented `Name: value` headers.
+    for (const l of lines.filter((x) => x && !x.startsWith('#'))) expect(l).toMatch(/^(\/\S*| {2}[A-Za-z-]+: \S.*)$/);
   });
 
   it('verifies as published, and as a copy in another folder (with the tree key or a pinned one)', async () => {

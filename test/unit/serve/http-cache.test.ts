@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpDate, ifNoneMatchMatches, strongEtag } from '../../../serve/middleware/http-cache.ts';
+import { serverParts } from '../../../serve/mounts.ts';
+import { CACHE_CONTROL, KEYED_CACHE_CONTROL, routePolicy } from '../../../site/contract/http-cache.ts';
+import { harness, T0, type Harness } from './harness.ts';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const SEARCH = '/api/v1/services?scope=index&sort=name';
+const G1_MODIFIED = new Date(T0).toUTCString();
+
+/** One request, its body read as text. */
+async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; res: Response }> {
+  const res = await h.req(path, { headers });
+  return { status: res.status, text: await res.text(), res };
+}
+
+describe('If-None-Match comparison (weak, RFC 9110)', () => {
+  const tag = '"g1.abc"';
+  it.each([
+    ['"g1.abc"', true],
+    ['W/"g1.abc"', true],
+    ['"x", W/"g1.abc" , "y"', true],
+    ['*', true],
+    [' * ', true],
+    ['"g1.ab"', false],
+    ['"x", "y"', false],
+    ['g1.abc', false],
+    ['', false],
+  ])('%j → %s', (header, expected) => {
+    expect(ifNoneMatchMatches(header, tag)).toBe(expected);
+  });
+  it('no header never matches', () => {
+    expect(ifNoneMatchMatches(undefined, tag)).toBe(false);
+  });
+  it('a strong tag: quoted, generation first, keyed bodies marked', () => {
+    const a = strongEtag('20261125T120000Z-ab12', '{"a":1}');
+    expect(a).toMatch(/^"20261125T120000Z-ab12\.[A-Za-z0-9_-]+"$/);
+    expect(strongEtag('20261125T120000Z-ab12', '{"a":1}', true)).not.toBe(a);
+    expect(strongEtag('20261125T120000Z-ab12', '{"a":2}')).not.toBe(a);
+    expect(strongEtag('g "2"', '{"a":1}')).toMatch(/^"g2\./);
+  });
+  it('the route table: first match wins, unknown paths are never stored', () => {
+    expect(routePolicy('/api/v1/services').cls).toBe('search');
+    expect(routePolicy('/api/v1/services/cand_a')).toMatchObject({ cls: 'published', keyed: true, vary: true });
+    expect(routePolicy('/api/v1/status').cls).toBe('live');
+    expect(routePolicy('/api/v1/stats').cls).toBe('published');
+    expect(routePolicy('/healthz').cls).toBe('probe');
+    expect(routePolicy('/mcp').cls).toBe('uncached');
+    expect(routePolicy('').cls).toBe('uncached');
+  });
+});
+
+describe('HTTP caching of the server', () => {
+  it('every route class gets its ETag, Cache-Control and Last-Modified', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }], mounts: serverParts().mounts });
+    const cases: [string, string, string][] = [
+      [SEARCH, CACHE_CONTROL.search, G1_MODIFIED],
+      ['/api/v1/services/cand_a', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/api/v1/stats', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/api/v1/roadmap', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/api/v1/fields', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/api/v1/changes', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/api/v1/status', CACHE_CONTROL.live, G1_MODIFIED],
+      ['/healthz', CACHE_CONTROL.probe, G1_MODIFIED],
+      ['/openapi.json', CACHE_CONTROL.published, G1_MODIFIED],
+      ['/', CACHE_CONTROL.live, G1_MODIFIED],
+      ['/services/cand_a', CACHE_CONTROL.live, G1_MODIFIED],
+      ['/status', CACHE_CONTROL.live, G1_MODIFIED],
+      ['/assets/atlas.css', CACHE_CONTROL.asset, G1_MODIFIED],
+    ];
+    // Live bodies are stamped with the answer time: move the clock so it differs from the generation's.
+    h.clock.advance(90_000);
+    const answered = h.clock().toUTCString();
+    for (const [path, cc, published] of cases) {
+      const r = await get(path);
+      expect(r.status, path).toBe(200);
+      expect(r.res.headers.get('cache-control'), path).toBe(cc);
+      expect(r.res.headers.get('etag'), path).toMatch(/^"g1\.[A-Za-z0-9_-]+"$/);
+      const live = cc === CACHE_CONTROL.live || cc === CACHE_CONTROL.probe;
+      if (path === SEARCH)
+        expect(r.res.headers.get('last-modified'), path).toBe(answered); // computed now
+      else if (path.startsWith('/assets/')) expect(r.res.headers.get('last-modified'), path).toBe(new Date(T0).toUTCString());
+      else expect(r.res.headers.get('last-modified'), path).toBe(live ? answered : published);
+      if (path.startsWith('/api/')) expect(r.res.headers.get('vary'), path).toContain('X-API-Key');
+      expect(r.res.headers.get('access-control-expose-headers') ?? 'ETag', path).toContain('ETag');
+    }
+  });
+
+  it.each([SEARCH, '/api/v1/services/cand_a', '/api/v1/stats', '/healthz'])(
+    '%s: a matching If-None-Match answers 304 with no body and the same headers; a stale one 200',
+    async (path) => {
+      h = await harness({ services: [{ id: 'cand_a' }] });
+      const first = await get(path);
+      const etag = first.res.headers.get('etag')!;
+      for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const r = await get(path, { 'If-None-Match': inm });
+        expect(r.status, inm).toBe(304);
+        expect(r.text).toBe('');
+        expect(r.res.headers.get('etag')).toBe(etag);
+        expect(r.res.headers.get('cache-control')).toBe(first.res.headers.get('cache-control'));
+        expect(r.res.headers.get('last-modified')).toBe(first.res.headers.get('last-modified'));
+        expect(r.res.headers.get('content-type')).toBeNull();
+        expect(r.res.headers.get('x-api-status')).toBe('preview');
+      }
+      const stale = await get(path, { 'If-None-Match': '"g0.stale"' });
+      expect(stale.status).toBe(200);
+      expect(stale.text).toBe(first.text);
+      expect(stale.res.headers.get('etag')).toBe(etag);
+    },
+  );
+
+  it('errors are no-store, with no validators (404, 400, 429, 503, writes)', async () => {
+    h = await harness({
+      services: [{ id: 'cand_a' }],
+      config: (c) => {
+        c.serve.rateLimits.anonymousPerMinute = 3;
+      },
+    });
+    const errors = [await get('/api/v1/services/cand_nope'), await get('/api/v1/services?limit=0'), await get('/no/such/path')];
+    errors.push(await get('/api/v1/stats'));
+    errors.push(await get('/api/v1/stats'));
+    expect(errors.map((r) => r.status)).toEqual([404, 400, 404, 429, 429]);
+    for (const r of errors) {
+      expect(r.res.headers.get('cache-control')).toBe('no-store');
+      expect(r.res.headers.get('etag')).toBeNull();
+    }
+    const empty = await harness({ empty: true });
+    try {
+      const r = await empty.req('/api/v1/stats');
+      expect(r.status).toBe(503);
+      expect(r.headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('a rate-limited answer varies by the key headers', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }], mounts: serverParts().mounts });
+    const r = await get('/status');
+    expect(r.res.headers.get('ratelimit-limit')).not.toBeNull();
+    expect(r.res.headers.get('vary')).toBe('Authorization, X-API-Key');
+    // /healthz is not limited and its body does not depend on a key.
+    expect((await get('/healthz')).res.headers.get('vary')).toBeNull();
+  });
+
+  it('a keyed service read is private and never shares the anonymous ETag', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }] });
+    const anon = await get('/api/v1/services/cand_a');
+    const anonTag = anon.res.headers.get('etag')!;
+    expect(anon.res.headers.get('cache-control')).toBe(CACHE_CONTROL.published);
+    const k = await h.post('/api/v1/keys', {});
+    expect(k.res.headers.get('cache-control')).toBe('no-store');
+    const variants: Record<string, string>[] = [
+      { Authorization: `Bearer ${k.body.key}` },
+      { 'X-API-Key': k.body.key },
+      { 'X-API-Key': 'atlas_unknown' },
+    ];
+    for (const headers of variants) {
+      const r = await get('/api/v1/services/cand_a', headers);
+      expect(r.status).toBe(200);
+      expect(r.res.headers.get('cache-control')).toBe(KEYED_CACHE_CONTROL);
+      expect(r.res.headers.get('vary')).toContain('Authorization, X-API-Key');
+      expect(r.res.headers.get('etag')).not.toBe(anonTag);
+      // The anonymous validator does not revalidate a keyed answer.
+      expect((await get('/api/v1/services/cand_a', { ...headers, 'If-None-Match': anonTag })).status).toBe(200);
+    }
+  });
+
+  it('the ETag changes when a new generation is loaded, and the old one no longer matches', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }] });
+    const paths = [SEARCH, '/api/v1/services/cand_a', '/api/v1/stats'];
+    const before = await Promise.all(paths.map((p) => get(p)));
+    h.clock.advance(5 * 60_000);
+    h.publish({ generation: 'g2', services: [{ id: 'cand_a' }] });
+    expect(await h.deps.site.reload()).toBe(true);
+    for (const [i, p] of paths.entries()) {
+      const old = before[i]!.res.headers.get('etag')!;
+      const r = await get(p, { 'If-None-Match': old });
+      expect(r.status, p).toBe(200);
+      expect(r.res.headers.get('etag'), p).toMatch(/^"g2\./);
+      expect(r.res.headers.get('etag'), p).not.toBe(old);
+      if (p !== SEARCH) expect(r.res.headers.get('last-modified'), p).toBe(httpDate(h.clock()));
+    }
+  });
+
+  it('HEAD carries the same validators and honours If-None-Match', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }] });
+    const g = await get('/api/v1/stats');
+    const head = await h.req('/api/v1/stats', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(g.res.headers.get('etag'));
+    const cond = await h.req('/api/v1/stats', { method: 'HEAD', headers: { 'If-None-Match': g.res.headers.get('etag')! } });
+    expect(cond.status).toBe(304);
+  });
+});
