@@ -38,7 +38,20 @@ function componentSchemas(): Record<string, Json> {
     delete schema.$id;
     if (name in COMPONENTS) describe(name, schema, '');
   }
+  linkReportBody(out.schemas);
   return out.schemas;
+}
+
+/**
+ * `Report.report` stays an open object (a frozen snapshot is served as frozen, even when later weeks gain
+ * members), but its members are ReportBody's: say so in the schema itself, so that tools show them and the
+ * ReportBody component is referenced rather than left orphaned.
+ */
+function linkReportBody(schemas: Record<string, Json>): void {
+  const props = schemas.Report?.properties as Record<string, Json> | undefined;
+  if (!props?.report || !schemas.ReportBody) return;
+  const { description, ...open } = props.report;
+  props.report = { description, anyOf: [ref('ReportBody'), open] };
 }
 
 /** Attach field-dictionary definitions as `description` of each property (recursing into inline objects). */
@@ -78,6 +91,8 @@ const json = (schemaName: string, description: string, headers: Json = {}): Json
 
 const error = (description: string, headers: Json = {}) => json('Error', description, headers);
 const rateLimited = (description: string) => error(description, { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } });
+/** Node's HTTP server answers a request it cannot parse (400) or whose headers are too large (431) itself, with no body. */
+const MALFORMED: Json = { description: 'Malformed request refused by the HTTP server before routing (400, 431); no body.' };
 
 function paths(): Json {
   const servicesParams = SERVICES_QUERY_PARAMS.map((p) => parameter(p));
@@ -114,7 +129,13 @@ function paths(): Json {
         },
       },
     },
-    '/api/v1/stats': { get: { operationId: 'getStats', summary: 'Counts with windows', responses: { 200: json('Stats', 'Counts.') } } },
+    '/api/v1/stats': {
+      get: {
+        operationId: 'getStats',
+        summary: 'Counts with windows',
+        responses: { 200: json('Stats', 'Counts.'), 429: rateLimited('Rate limited.') },
+      },
+    },
     '/api/v1/keys': {
       post: {
         operationId: 'createKey',
@@ -146,7 +167,7 @@ function paths(): Json {
       get: {
         operationId: 'listReports',
         summary: 'Published weekly reports, newest first',
-        responses: { 200: json('ReportList', 'Reports.') },
+        responses: { 200: json('ReportList', 'Reports.'), 429: rateLimited('Rate limited.') },
       },
     },
     '/api/v1/reports/{id}': {
@@ -162,14 +183,14 @@ function paths(): Json {
             schema: { type: 'string', pattern: REPORT_ID_PATTERN },
           },
         ],
-        responses: { 200: json('Report', 'The report.'), 404: error('No such report.') },
+        responses: { 200: json('Report', 'The report.'), 404: error('No such report.'), 429: rateLimited('Rate limited.') },
       },
     },
     '/api/v1/status': {
       get: {
         operationId: 'getStatus',
         summary: "The service's own runs, missed runs and evidence freshness",
-        responses: { 200: json('Status', 'Status.') },
+        responses: { 200: json('Status', 'Status.'), 429: rateLimited('Rate limited.') },
       },
     },
     '/api/v1/changes': {
@@ -177,7 +198,11 @@ function paths(): Json {
         operationId: 'listChanges',
         summary: "Changes to reviewed services' documentation, newest first",
         parameters: changesParams,
-        responses: { 200: json('ChangeList', 'Changes.'), 400: error('A query parameter is invalid or out of bounds.') },
+        responses: {
+          200: json('ChangeList', 'Changes.'),
+          400: error('A query parameter is invalid or out of bounds.'),
+          429: rateLimited('Rate limited.'),
+        },
       },
     },
     '/api/v1/feedback': {
@@ -196,21 +221,23 @@ function paths(): Json {
       get: {
         operationId: 'getRoadmap',
         summary: 'Roadmap (planned, not promised, no dates)',
-        responses: { 200: json('Roadmap', 'Roadmap.') },
+        responses: { 200: json('Roadmap', 'Roadmap.'), 429: rateLimited('Rate limited.') },
       },
     },
     '/api/v1/fields': {
       get: {
         operationId: 'getFields',
         summary: 'Field dictionary',
-        responses: { 200: json('Fields', 'Every field with definition, unit, window and source.') },
+        responses: { 200: json('Fields', 'Every field with definition, unit, window and source.'), 429: rateLimited('Rate limited.') },
       },
     },
     '/healthz': {
       get: {
         operationId: 'getHealth',
         summary: 'Service health and the latest monitoring run',
-        responses: { 200: json('Health', 'Health.') },
+        // Never rate limited (health checks must not get 429); the only 4xx is the HTTP server's own
+        // refusal of a malformed request, before any route runs.
+        responses: { 200: json('Health', 'Health.'), '4XX': MALFORMED },
       },
     },
   };
@@ -225,6 +252,8 @@ export function buildOpenApi(): Json {
     info: {
       title: 'Atlas directory service API',
       version: API_VERSION,
+      // The repository's license (package.json "license").
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Unstable preview: data and fields can change or break without notice. Every response carries the body member api_status ("preview") and the header X-API-Status. Reading needs no key; a free key raises rate limits and enables outcome reports. The same tools are offered over MCP at /mcp.',
     },

@@ -163,6 +163,12 @@ describe('openapi.json', () => {
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const [method, op] of Object.entries(item as Json)) {
         for (const [status, r] of Object.entries((op as Json).responses as Json)) {
+          // The one response Atlas does not send: the HTTP server's own refusal of a malformed request
+          // (no body, no Atlas headers), declared on /healthz, which is never rate limited.
+          if (path === '/healthz' && status === '4XX') {
+            expect((r as Json).content).toBeUndefined();
+            continue;
+          }
           expect((r as Json).headers['X-API-Status'], `${method} ${path} ${status}`).toBeDefined();
         }
       }
