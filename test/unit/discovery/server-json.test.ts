@@ -6,8 +6,8 @@ import { buildServerJson, SERVER_DESCRIPTION, SERVER_JSON_SCHEMA } from '../../.
 
 /*
  * The MCP registry's published server.json schema, vendored under test/fixtures/mcp-registry/
- * (source repository modelcontextprotocol/registry, docs/reference/server-json/server.schema.json at
- * commit 7c0bbf25bcdf794c4622afbf1b72b99d0281ca6b; see the README there).
+ * (source and commit in the README there:
+ * https://github.com/modelcontextprotocol/registry/blob/7c0bbf25bcdf794c4622afbf1b72b99d0281ca6b/docs/reference/server-json/server.schema.json).
  */
 const schema = JSON.parse(readFileSync(new URL('../../fixtures/mcp-registry/server.schema.json', import.meta.url), 'utf8'));
 // ajv-formats is CommonJS: under Node's ESM interop its function is the module's `default` member.
