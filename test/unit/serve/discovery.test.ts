@@ -3,6 +3,8 @@ import { mountDiscovery } from '../../../serve/discovery/index.ts';
 import { mountPages } from '../../../serve/pages/index.ts';
 import { ErrorBody } from '../../../site/contract/error.ts';
 import { buildServerJson, renderLlmsTxt } from '../../../site/discovery/index.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/context.ts';
 import { harness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -90,5 +92,18 @@ describe('service page badge embed', () => {
     expect(page).toContain('<img class="atlas-badge" src="/badges/cand_a.svg"');
     expect(page).toContain(`[![Atlas evidence](${BASE}/badges/cand_a.svg)](${BASE}/services/cand_a)`);
     expect(page).toContain(`&lt;img src=&quot;${BASE}/badges/cand_a.svg&quot;`);
+  });
+});
+
+describe('atlas serve --print-server-json', () => {
+  it('prints the server.json of the configured base URL and exits 0 without serving', async () => {
+    const { dir, cleanup } = tempDir('atlas-sj-');
+    try {
+      const r = await runCli(['--data', dir, 'serve', '--print-server-json'], { env: { ATLAS_BASE_URL: 'https://atlas.example/' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(buildServerJson({ baseUrl: BASE, registryName: 'io.github.atlas-directory/atlas' }));
+    } finally {
+      cleanup();
+    }
   });
 });
