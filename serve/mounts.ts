@@ -1,11 +1,12 @@
 import { buildOpenApi } from '../site/contract/index.ts';
 import type { Mount } from './deps.ts';
+import { mountDiscovery } from './discovery/index.ts';
 import { mountMcp } from './mcp/index.ts';
 import { mountPages } from './pages/index.ts';
 
 /** The server's parts beyond the JSON API: route groups to mount, and the OpenAPI builder. */
 export interface ServerParts {
-  /** The MCP endpoint (`/mcp`) and the HTML pages, mounted after the API routes. */
+  /** The MCP endpoint (`/mcp`), the HTML pages and discovery (llms.txt, server.json, badges), after the API routes. */
   mounts: Mount[];
   /** Builds `/openapi.json` from the contract schemas (built once, on first request). */
   openapi: () => unknown;
@@ -19,7 +20,7 @@ export interface ServerParts {
 export function serverParts(): ServerParts {
   let cached: unknown;
   return {
-    mounts: [mountMcp, mountPages],
+    mounts: [mountMcp, mountPages, mountDiscovery],
     openapi: () => {
       cached ??= buildOpenApi();
       return cached;

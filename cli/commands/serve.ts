@@ -1,17 +1,22 @@
 import type { Command } from 'commander';
+import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { startServer } from '../../serve/server.ts';
+import { buildServerJson } from '../../site/discovery/index.ts';
 import { action, parseIntOption } from './util.ts';
 
 interface ServeOptions {
   port?: number;
   host?: string;
   site?: string;
+  printServerJson?: boolean;
 }
 
 /**
  * `atlas serve [--port 8787] [--host 127.0.0.1] [--site DIR]`: the HTTP API, /mcp and the pages
  * over the published tree (default `<data>/public`). `--port 0` picks a free port; the URL is
  * printed on stdout. SIGINT/SIGTERM close the server cleanly (in-flight requests finish, logs close).
+ * `--print-server-json` prints this instance's MCP registry entry (the /server.json body, from
+ * serve.baseUrl and serve.registryName) and exits without serving.
  */
 export function register(program: Command): void {
   program
@@ -20,8 +25,14 @@ export function register(program: Command): void {
     .option('--port <n>', 'port (0: any free port; default from config, 8787)', parseIntOption('--port', 0, 65535))
     .option('--host <host>', 'address to listen on (default from config, 127.0.0.1)')
     .option('--site <dir>', 'published tree (default <data>/public)')
+    .option('--print-server-json', "print this instance's MCP registry server.json and exit")
     .action(
       action(async (ctx, opts: ServeOptions) => {
+        if (opts.printServerJson) {
+          const doc = buildServerJson({ baseUrl: publicBaseUrl(ctx.config), registryName: ctx.config.serve.registryName });
+          process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+          return;
+        }
         const server = await startServer(ctx, {
           port: opts.port ?? ctx.config.serve.port,
           host: opts.host ?? ctx.config.serve.host,

@@ -67,7 +67,19 @@ export const ConfigSchema = z
         host: z.string().default('127.0.0.1'),
         /** Honour X-Forwarded-For only behind a proxy we trust. */
         trustProxy: z.boolean().default(false),
+        /**
+         * Public origin of this instance (scheme, host, optional path), for absolute links in what
+         * agents fetch on their own: /llms.txt, /server.json, badge snippets, the MCP instructions.
+         * Unset: API `links` stay relative, and those documents use DEFAULT_BASE_URL (publicBaseUrl).
+         */
         baseUrl: z.string().url().optional(),
+        /** Name of this instance in the MCP registry's reverse-DNS form (server.json `name`). */
+        registryName: z
+          .string()
+          .min(3)
+          .max(200)
+          .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/)
+          .default('io.github.atlas-directory/atlas'),
         bodyLimitBytes: z
           .number()
           .int()
@@ -113,6 +125,17 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   if (env.ATLAS_CONTACT_URL) cfg.probe.contactUrl = env.ATLAS_CONTACT_URL;
   if (env.ATLAS_BASE_URL) cfg.serve.baseUrl = env.ATLAS_BASE_URL;
   return cfg;
+}
+
+/** Where a default installation answers (serve.host and serve.port defaults). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/**
+ * The instance's public base URL without a trailing slash: `serve.baseUrl` when configured, else
+ * DEFAULT_BASE_URL. Serve and publish both build absolute links from this one value.
+ */
+export function publicBaseUrl(config: Pick<Config, 'serve'>): string {
+  return (config.serve.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
 }
 
 export const defaultConfig = (): Config => parseConfig({});

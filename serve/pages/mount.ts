@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { isAtlasError } from '../../pipeline/core/errors.ts';
 import type { ReportList, ServiceList, Stats, Status } from '../../site/contract/index.ts';
 import {
@@ -17,7 +18,7 @@ import type { AppDeps } from '../deps.ts';
 import { getReport, getService, getStats, getStatus, listReports, searchServices } from '../operations/index.ts';
 import { htmlResponse } from './headers.ts';
 
-const meta = (deps: AppDeps): PageMeta => ({ generatedAt: deps.clock(), live: true });
+const meta = (deps: AppDeps): PageMeta => ({ generatedAt: deps.clock(), live: true, baseUrl: publicBaseUrl(deps.config) });
 
 /** Map an operation's error to an HTML error page (the JSON API maps the same codes to JSON). */
 function errorPage(c: Context, deps: AppDeps, e: unknown): Response {

@@ -44,4 +44,6 @@ export interface PageMeta {
   generatedAt: Date;
   /** True when rendered by the server: the search form filters live. False for the static tree. */
   live: boolean;
+  /** The instance's public base URL (config serve.baseUrl) for absolute links such as embed snippets. */
+  baseUrl?: string;
 }

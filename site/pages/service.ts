@@ -2,6 +2,7 @@ import { html, link, thirdParty } from './html.ts';
 import { fmtPrice, typeLabel } from './format.ts';
 import { renderLayout } from './layout.ts';
 import type { PageMeta, ServiceDetail } from './model.ts';
+import { renderBadgeEmbed } from './sections/badge.ts';
 import { renderClaims, renderRegistry } from './sections/claims.ts';
 import { renderCriteria } from './sections/criteria.ts';
 import { renderCharts, renderEvidence } from './sections/evidence.ts';
@@ -35,6 +36,7 @@ ${renderRecentChecks(d)}
 ${renderTerms(d)}
 ${renderIntervalHistory(d)}
 ${renderClaims(d)}
-${renderRegistry(d)}`;
+${renderRegistry(d)}
+${renderBadgeEmbed(d, meta)}`;
   return renderLayout({ title: d.name, nav: 'service', body, description: `Evidence Atlas measured for ${d.host}` }, meta);
 }

@@ -13,6 +13,8 @@ import { renderStatusPage } from './status.ts';
 
 export interface WritePagesOptions {
   generatedAt: Date;
+  /** The instance's public base URL, for absolute links (badge snippets); see PageMeta.baseUrl. */
+  baseUrl?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function readReports(generationDir: string): Promise<{ current: Rep
  * `generationDir` is touched.
  */
 export async function writePages(generationDir: string, opts: WritePagesOptions): Promise<void> {
-  const meta: PageMeta = { generatedAt: opts.generatedAt, live: false };
+  const meta: PageMeta = { generatedAt: opts.generatedAt, live: false, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) };
   const api = join(generationDir, 'api', 'v1');
   await mkdir(join(generationDir, 'assets'), { recursive: true });
   await mkdir(join(generationDir, 'services'), { recursive: true });

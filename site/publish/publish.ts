@@ -7,6 +7,7 @@ import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.
 import { writePages } from '../pages/index.ts';
 import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
 import { writeChanges } from './changes.ts';
+import { writeDiscovery } from './discovery.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
 import { writeHeadersFile } from './headers-file.ts';
 import { writeHealth } from './health.ts';
@@ -16,6 +17,7 @@ import { writeStats, writeStatus } from './stats-status.ts';
 import { writeServices, type ServicesOptions } from './services.ts';
 import { writeJson } from './write.ts';
 import { stepTimer } from '../../pipeline/core/step-timer.ts';
+import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 
@@ -81,8 +83,10 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     const reports = await step('reports', () => writeReports(store, genDir, now));
 
     // The pages are part of the product: only an explicit `pages: false` leaves them out.
+    const baseUrl = publicBaseUrl(ctx.config);
+    await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));
     const pages = opts.pages !== false;
-    if (pages) await step('pages', () => writePages(genDir, { generatedAt: now }));
+    if (pages) await step('pages', () => writePages(genDir, { generatedAt: now, baseUrl }));
 
     // The static host's caching rules (site/contract/http-cache.ts), sealed with the rest.
     await step('headers', () => writeHeadersFile(genDir));

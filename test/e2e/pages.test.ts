@@ -158,6 +158,18 @@ describe('web pages in Chromium', () => {
     await expect(page.locator('#h-criteria').textContent()).resolves.toMatch(/Why it is (not )?in the directory/);
     // The top of the page: identity, evidence and both charts.
     await page.screenshot({ path: join(SHOTS, 'service.png'), fullPage: true, clip: { x: 0, y: 0, width: 1100, height: 1150 } });
+    // The badge: the img has loaded (non-zero natural size) and is an SVG with a <title>.
+    const badge = page.locator('img.atlas-badge');
+    await badge.scrollIntoViewIfNeeded();
+    await expect(badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    const badgeSrc = (await badge.getAttribute('src'))!;
+    const svg = await page.request.get(`${demo.url}${badgeSrc}`);
+    expect(svg.status()).toBe(200);
+    expect(svg.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(await svg.text()).toMatch(/^<svg [^>]*role="img"[^>]*><title>Atlas evidence for svc_/);
+    await expect(page.locator('#badge-h + p + p + dl code').first().textContent()).resolves.toContain(
+      `/badges/${href!.split('/').pop()}.svg`,
+    );
     // Follow the link to the JSON of this service, then the breadcrumb back.
     const api = await page.locator('a', { hasText: 'JSON for this service' }).getAttribute('href');
     const json = await page.request.get(`${demo.url}${api}`);

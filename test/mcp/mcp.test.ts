@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../pipeline/core/config.ts';
+import { DEFAULT_BASE_URL, defaultConfig } from '../../pipeline/core/config.ts';
 import { listChanges, recordDocumentation } from '../../pipeline/docs/index.ts';
 import { currentReport, freezeDueReports, getReport } from '../../pipeline/reports/index.ts';
 import type { z } from 'zod';
@@ -24,6 +24,7 @@ import {
   Stats,
   Status,
 } from '../../site/contract/index.ts';
+import { MCP_SERVER_TITLE, MCP_SERVER_VERSION } from '../../site/discovery/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../helpers/context.ts';
 import { writeGeneration } from '../serve/fixture.ts';
 
@@ -124,6 +125,16 @@ async function http(path: string): Promise<unknown> {
 }
 
 describe('MCP endpoint /mcp', () => {
+  it('names the server in the initialize result and points at /llms.txt', async () => {
+    await withClient(async (c) => {
+      expect(c.getServerVersion()).toMatchObject({ name: 'atlas', title: MCP_SERVER_TITLE, version: MCP_SERVER_VERSION });
+      const instructions = c.getInstructions() ?? '';
+      // No serve.baseUrl in this config: the default base URL.
+      expect(instructions).toMatch(/^Atlas: /);
+      expect(instructions.endsWith(`${DEFAULT_BASE_URL}/llms.txt`)).toBe(true);
+    });
+  });
+
   it('lists a tool for every API operation, with input schemas', async () => {
     await withClient(async (c) => {
       const { tools } = await c.listTools();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mountDiscovery } from '../../../serve/discovery/index.ts';
 import { serverParts } from '../../../serve/mounts.ts';
 import { mountMcp } from '../../../serve/mcp/index.ts';
 import { mountPages } from '../../../serve/pages/index.ts';
@@ -20,9 +21,9 @@ afterEach(async () => {
 });
 
 describe('the server parts (MCP, pages, OpenAPI builder)', () => {
-  it('are the MCP endpoint and the pages, always, with the contract OpenAPI builder', () => {
+  it('are the MCP endpoint, the pages and discovery, always, with the contract OpenAPI builder', () => {
     const parts = serverParts();
-    expect(parts.mounts).toEqual([mountMcp, mountPages]);
+    expect(parts.mounts).toEqual([mountMcp, mountPages, mountDiscovery]);
     const doc = parts.openapi() as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toContain('/api/v1/services');
     // Built once: the same document on every request.

@@ -1,0 +1,3 @@
+export * from './badge.ts';
+export * from './llms.ts';
+export * from './server-json.ts';

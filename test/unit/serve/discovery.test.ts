@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mountDiscovery } from '../../../serve/discovery/index.ts';
+import { mountPages } from '../../../serve/pages/index.ts';
+import { ErrorBody } from '../../../site/contract/error.ts';
+import { buildServerJson, renderLlmsTxt } from '../../../site/discovery/index.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/context.ts';
+import { harness, type Harness } from './harness.ts';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const BASE = 'https://atlas.example';
+const withBase = { config: (c: { serve: { baseUrl?: string } }) => (c.serve.baseUrl = `${BASE}/`) };
+
+describe('GET /llms.txt and /server.json', () => {
+  it('answer the documents for the configured base URL, with ETag and Cache-Control', async () => {
+    h = await harness({ mounts: [mountDiscovery], ...withBase });
+    const llms = await h.req('/llms.txt');
+    expect(llms.status).toBe(200);
+    expect(llms.headers.get('content-type')).toMatch(/^text\/plain; charset=utf-8/);
+    expect(await llms.text()).toBe(renderLlmsTxt(BASE));
+    expect(llms.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(llms.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+
+    const sj = await h.json('/server.json');
+    expect(sj.status).toBe(200);
+    expect(sj.body).toEqual(buildServerJson({ baseUrl: BASE, registryName: h.config.serve.registryName }));
+    expect(sj.body.remotes[0].url).toBe(`${BASE}/mcp`);
+  });
+
+  it('use the default base URL when none is configured', async () => {
+    h = await harness({ mounts: [mountDiscovery] });
+    expect(await (await h.req('/llms.txt')).text()).toContain('http://127.0.0.1:8787/api/v1/services?q=weather');
+  });
+});
+
+describe('GET /badges/{id}.svg', () => {
+  it('is an SVG with the pass rate, freshness and membership, cacheable, 304 on a matching If-None-Match', async () => {
+    h = await harness({ mounts: [mountDiscovery], services: [{ id: 'cand_a', checks30d: 200, passed30d: 197 }] });
+    const res = await h.req('/badges/cand_a.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const svg = await res.text();
+    expect(svg).toContain('98.5% · fresh');
+    expect(svg).toContain('role="img"');
+    expect(svg).toMatch(/<title>[^<]*in the directory<\/title>/);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+
+    const again = await h.req('/badges/cand_a.svg', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe('');
+    expect((await h.req('/badges/cand_a.svg', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+  });
+
+  it('is evaluated at the answer instant: stale and out of the directory once the check is old', async () => {
+    h = await harness({ mounts: [mountDiscovery], services: [{ id: 'cand_a', lastCheckAgoHours: 40, intervalHours: 24 }] });
+    const before = await h.req('/badges/cand_a.svg');
+    const svgBefore = await before.text();
+    expect(svgBefore).toContain('· fresh');
+    h.clock.advance(9 * 3_600_000); // 49 h after a daily check: older than two intervals
+    const after = await h.req('/badges/cand_a.svg');
+    const svgAfter = await after.text();
+    expect(svgAfter).toContain('· stale');
+    expect(svgAfter).toContain('not in the directory</title>');
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+  });
+
+  it.each(['cand_unknown.svg', 'cand_a', 'cand_a.png', 'foo.svg', '..%2Fmanifest.svg', `cand_${'x'.repeat(300)}.svg`, '.svg'])(
+    '/badges/%s → 404 with the error shape',
+    async (file) => {
+      h = await harness({ mounts: [mountDiscovery], services: [{ id: 'cand_a' }] });
+      const r = await h.json(`/badges/${file}`);
+      expect(r.status).toBe(404);
+      expect(ErrorBody.parse(r.body).error).toBe('not_found');
+    },
+  );
+});
+
+describe('service page badge embed', () => {
+  it('shows the badge from its own origin and the Markdown and HTML snippets with absolute URLs', async () => {
+    h = await harness({ mounts: [mountPages, mountDiscovery], services: [{ id: 'cand_a' }], ...withBase });
+    const res = await h.req('/services/cand_a');
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain('<img class="atlas-badge" src="/badges/cand_a.svg"');
+    expect(page).toContain(`[![Atlas evidence](${BASE}/badges/cand_a.svg)](${BASE}/services/cand_a)`);
+    expect(page).toContain(`&lt;img src=&quot;${BASE}/badges/cand_a.svg&quot;`);
+  });
+});
+
+describe('atlas serve --print-server-json', () => {
+  it('prints the server.json of the configured base URL and exits 0 without serving', async () => {
+    const { dir, cleanup } = tempDir('atlas-sj-');
+    try {
+      const r = await runCli(['--data', dir, 'serve', '--print-server-json'], { env: { ATLAS_BASE_URL: 'https://atlas.example/' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(buildServerJson({ baseUrl: BASE, registryName: 'io.github.atlas-directory/atlas' }));
+    } finally {
+      cleanup();
+    }
+  });
+});
