@@ -1,1 +1,1 @@
-export { cachedBody, DISCOVERY_CACHE_CONTROL, etagOf, mountDiscovery } from './mount.ts';
+export { mountDiscovery } from './mount.ts';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { publicBaseUrl } from '../../pipeline/core/config.ts';
@@ -6,28 +5,12 @@ import { buildServerJson, renderBadge, renderLlmsTxt } from '../../site/discover
 import type { AppDeps } from '../deps.ts';
 import { getService } from '../operations/index.ts';
 
-/** Badges carry figures recomputed at the answer instant: cacheable as long as a search result. */
-export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
-
-/** A strong validator from the body's bytes: equal bodies, equal tags (across replicas too). */
-export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === etag);
-}
-
-/** 200 with ETag and Cache-Control, or 304 when the client already holds this body. */
-export function cachedBody(c: Context, body: string, contentType: string, extra: Record<string, string> = {}): Response {
-  const etag = etagOf(body);
-  const headers = { ETag: etag, 'Cache-Control': DISCOVERY_CACHE_CONTROL, ...extra };
-  if (matches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers);
-  return c.body(body, 200, { 'Content-Type': contentType, ...headers });
+/**
+ * 200 with the body. ETag, Cache-Control, Last-Modified and the 304 answer come from the one HTTP
+ * caching middleware (serve/middleware/http-cache.ts) and its policy table (site/contract/http-cache.ts).
+ */
+function body(c: Context, text: string, contentType: string, extra: Record<string, string> = {}): Response {
+  return c.body(text, 200, { 'Content-Type': contentType, ...extra });
 }
 
 const BADGE_FILE = /^(.+)\.svg$/;
@@ -47,11 +30,11 @@ export function mountDiscovery(app: Hono, deps: AppDeps): void {
   let serverJson: string | undefined;
   app.get('/llms.txt', (c) => {
     llms ??= renderLlmsTxt(base);
-    return cachedBody(c, llms, 'text/plain; charset=utf-8');
+    return body(c, llms, 'text/plain; charset=utf-8');
   });
   app.get('/server.json', (c) => {
     serverJson ??= `${JSON.stringify(buildServerJson({ baseUrl: base, registryName: deps.config.serve.registryName }), null, 2)}\n`;
-    return cachedBody(c, serverJson, 'application/json; charset=utf-8');
+    return body(c, serverJson, 'application/json; charset=utf-8');
   });
   app.get('/badges/:file', async (c) => {
     const file = c.req.param('file');
@@ -59,7 +42,7 @@ export function mountDiscovery(app: Hono, deps: AppDeps): void {
     if (!m) throw new AtlasError('not_found', `no badge ${JSON.stringify(file.slice(0, 200))}: badges are /badges/{id}.svg`);
     const d = await getService(deps, m[1]!);
     const svg = renderBadge({ id: d.id, passRate: d.evidence.pass_rate, freshness: d.evidence.freshness, inDirectory: d.in_directory });
-    return cachedBody(c, svg, 'image/svg+xml; charset=utf-8', {
+    return body(c, svg, 'image/svg+xml; charset=utf-8', {
       // An SVG opened directly is a document: no script, no external loads.
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
       'X-Content-Type-Options': 'nosniff',

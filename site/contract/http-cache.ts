@@ -63,6 +63,11 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
   { path: /^\/healthz$/, cls: 'probe', vary: false },
   { path: /^\/mcp$/, cls: 'uncached', vary: false },
   { path: /^\/assets\//, cls: 'asset', vary: false, staticPaths: ['/assets/*'] },
+  // Agent discovery documents: written by publish too, unchanged until the next publish.
+  { path: /^\/(llms\.txt|server\.json)$/, cls: 'published', vary: false, staticPaths: ['/llms.txt', '/server.json'] },
+  // Badges are embedded in other sites' pages (and proxied by their image caches): one publish
+  // cycle, like the published figures they summarize.
+  { path: /^\/badges\//, cls: 'published', vary: false },
   // The HTML pages: rendered against the server clock at answer time.
   { path: /^\//, cls: 'live', vary: false },
 ];
