@@ -7,8 +7,8 @@ import { z } from 'zod';
  */
 
 /** Every body carries `api_status: "preview"` (the API is an unstable preview; also the X-API-Status header). */
-export const ApiStatus = z.literal('preview');
 export const API_STATUS = 'preview' as const;
+export const ApiStatus = z.literal(API_STATUS);
 /** Version of the interface description (the OpenAPI document and the field dictionary). */
 export const API_VERSION = '0.1.0-preview' as const;
 
@@ -121,3 +121,5 @@ export const LISTING_CRITERIA_RULE = 'listing-criteria/1' as const;
 export const SCHEDULE_TIER_SUNSET = '2027-01-17' as const;
 /** SCHEDULE_TIER_SUNSET as an instant (00:00 UTC that day). */
 export const SCHEDULE_TIER_SUNSET_AT = new Date(`${SCHEDULE_TIER_SUNSET}T00:00:00Z`);
+/** Whether `evidence.schedule_tier` is served at `now` (the one comparison; publish and serve use it). */
+export const scheduleTierServed = (now: Date): boolean => now.getTime() < SCHEDULE_TIER_SUNSET_AT.getTime();

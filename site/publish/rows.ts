@@ -1,9 +1,10 @@
+import { API_STATUS } from '../contract/common.ts';
 import { intervalName, INTERVALS } from '../../pipeline/core/slots.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
   SCHEDULE_RULE,
-  SCHEDULE_TIER_SUNSET,
+  scheduleTierServed,
   type CheckRecord,
   type Claim,
   type CriterionResult,
@@ -46,9 +47,6 @@ function intervalOf(hours: number): keyof typeof INTERVALS {
     return names.reduce((best, n) => (Math.abs(INTERVALS[n] - hours) < Math.abs(INTERVALS[best] - hours) ? n : best));
   }
 }
-
-/** `schedule_tier` (old name of check_interval) is served until the sunset day SCHEDULE_TIER_SUNSET (site/contract/common.ts). */
-export const scheduleTierServed = (now: Date) => now.toISOString().slice(0, 10) < SCHEDULE_TIER_SUNSET;
 
 export function summaryOf(r: Row, now: Date): ServiceSummary {
   const id = String(r.id);
@@ -266,7 +264,7 @@ export function detailOf(
 ): ServiceDetail {
   const discovered = summary.tier === 'discovered';
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: now.toISOString(),
     data_as_of: dataAsOf,
     ...summary,
