@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { Context, Hono } from 'hono';
 import { clientAddress } from '../auth/address.ts';
 import { keyFromHeaders } from '../auth/keys.ts';
@@ -26,7 +27,7 @@ const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
  * Every header of a search answer in one plain object, built once: the search route returns its
  * cached body with these and marks the headers finished (see middleware/finished-headers.ts).
  */
-const SEARCH_HEADERS = { ...JSON_TYPE, 'X-API-Status': 'preview', ...READ_CORS_HEADERS };
+const SEARCH_HEADERS = { ...JSON_TYPE, 'X-API-Status': API_STATUS, ...READ_CORS_HEADERS };
 const SEARCH_HEADERS_DEPRECATED = { ...SEARCH_HEADERS, ...deprecationHeaders() };
 
 /** Hono's `queries()` (every value per name), so repeated parameters can be rejected. */
