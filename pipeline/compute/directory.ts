@@ -1,4 +1,4 @@
-import { LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
+import { type DirectoryScope, LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
 import type { CriterionResult } from '../../site/contract/directory.ts';
 import { HOUR_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
@@ -11,7 +11,8 @@ export { CRITERION_IDS, type CriterionId } from '../../site/contract/directory.t
 /** One criterion's result as stored in `directory.criteria` and published (contract CriterionResult). */
 export type Criterion = CriterionResult;
 
-export type DirectoryScope = 'full' | 'changed';
+/** The contract's directory scopes (site/contract/common.ts). */
+export type { DirectoryScope };
 
 /** A full evaluation is due when the last one is an hour old or there is none (docs/notes/compute.md). */
 export const FULL_EVALUATION_EVERY_MS = HOUR_MS;

@@ -1,3 +1,4 @@
+import { DirectoryScope as DirectoryScopeSchema } from '../../site/contract/common.ts';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { slotStart } from '../core/slots.ts';
@@ -15,14 +16,14 @@ import { stepTimer } from '../core/step-timer.ts';
 export const ComputeOptionsSchema = z.object({
   /** full: every service's directory membership; changed: services checked or placed since their last
    *  evaluation. Omitted: full when a full evaluation is due (last one an hour old or none), else changed. */
-  scope: z.enum(['full', 'changed']).optional(),
+  scope: DirectoryScopeSchema.optional(),
 });
 export type ComputeOptions = z.infer<typeof ComputeOptionsSchema>;
 
 export const ComputeSummarySchema = z.object({
   run_id: z.string(),
   computed_at: z.string(),
-  scope: z.enum(['full', 'changed']),
+  scope: DirectoryScopeSchema,
   rule: z.literal(LISTING_CRITERIA_RULE),
   interval_changes: z.number().int(),
   evidence_rows: z.number().int(),

@@ -1,4 +1,4 @@
-import { API_STATUS } from '../contract/common.ts';
+import { API_STATUS, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
 import { intervalName, INTERVALS } from '../../pipeline/core/slots.ts';
 import {
   LISTING_CRITERIA_RULE,
@@ -18,6 +18,8 @@ import {
   type ServiceSummary,
   type TermsChange,
 } from '../contract/index.ts';
+
+const isMcpStatus = (s: string | null): s is McpStatus => (MCP_STATUSES as readonly (string | null)[]).includes(s);
 
 /**
  * Shape one staged row (site/publish/sql.ts) into contract objects. Pure functions of the row and
@@ -114,7 +116,7 @@ export function summaryOf(r: Row, now: Date): ServiceSummary {
       ? {
           registry: str(r.registry),
           listed: Boolean(r.listed),
-          status: mcpStatus === 'active' || mcpStatus === 'deprecated' || mcpStatus === 'deleted' ? mcpStatus : null,
+          status: isMcpStatus(mcpStatus) ? mcpStatus : null,
           first_seen_at: str(r.first_seen_at),
           last_seen_at: str(r.last_seen_at),
           unlisted_at: str(r.unlisted_at),
