@@ -1,7 +1,7 @@
 import { DirectoryScope as DirectoryScopeSchema } from '../../site/contract/common.ts';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
-import { slotStart } from '../core/slots.ts';
+import { jobSlotStart } from '../../site/contract/run-windows.ts';
 import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
 import { setComputeNow } from './clock.ts';
@@ -47,8 +47,11 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
   const now = ctx.clock();
   const t0 = performance.now();
   const scope: DirectoryScope = opts.scope ?? ((await isFullEvaluationDue(store, now)) ? 'full' : 'changed');
-  return withRun(store, 'compute', { clock: ctx.clock, startedAt: now, scheduledAt: slotStart(now, 1), args: { scope } }, (run) =>
-    computeRun(ctx, store, now, scope, t0, run),
+  return withRun(
+    store,
+    'compute',
+    { clock: ctx.clock, startedAt: now, scheduledAt: jobSlotStart('compute', now), args: { scope } },
+    (run) => computeRun(ctx, store, now, scope, t0, run),
   );
 }
 
