@@ -229,7 +229,6 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'serve/middleware/json-body.ts ERROR_CODES',
   'serve/operations/report-outcome.ts ERROR_CODES',
   'serve/pages/mount.ts ERROR_CODES',
-  'serve/search/query.ts SCOPES',
   'site/pages/directory.ts NETWORKS_SOURCES',
   'site/pages/directory.ts PRICE_SOURCES',
   'site/pages/directory.ts SCOPES',
