@@ -29,10 +29,10 @@ export interface AppDeps {
   details: DetailCache;
   /** Randomness for key values and ids (injectable for tests). */
   random: (n: number) => Buffer;
-  /** Extra route groups mounted after the API (MCP, pages). */
+  /** Route groups mounted after the API (MCP, pages); required, so no caller forgets them silently. */
   mounts: Mount[];
-  /** Builds the OpenAPI document from the contract; absent → the published `openapi.json`. */
-  openapi?: (() => unknown) | undefined;
+  /** Builds `/openapi.json` from the contract; required (no fallback to a published copy). */
+  openapi: () => unknown;
 }
 
 export interface CreateDepsOptions {
@@ -46,8 +46,10 @@ export interface CreateDepsOptions {
   inboxDir: string;
   /** This replica's log suffix (`<kind>-<replica>.jsonl`). */
   replicaId: string;
-  mounts?: Mount[];
-  openapi?: () => unknown;
+  /** Route groups mounted after the API (serverParts() in serve/mounts.ts for the real server). */
+  mounts: Mount[];
+  /** The OpenAPI builder (serverParts() for the real server). */
+  openapi: () => unknown;
   random?: (n: number) => Buffer;
 }
 
@@ -74,7 +76,7 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
     searchCache,
     details: new DetailCache(),
     random: opts.random ?? randomBytes,
-    mounts: opts.mounts ?? [],
+    mounts: opts.mounts,
     openapi: opts.openapi,
   };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { computeAll } from '../../pipeline/compute/index.ts';
+import { DIRECTORY_SCOPES, DirectoryScope } from '../../site/contract/common.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action } from './util.ts';
 
@@ -14,10 +15,11 @@ export function register(program: Command): void {
     )
     .action(
       action(async (ctx, opts: { scope?: string }) => {
-        if (opts.scope !== undefined && opts.scope !== 'full' && opts.scope !== 'changed') {
-          throw new AtlasError('bad_usage', `--scope must be full or changed (got ${JSON.stringify(opts.scope)})`);
+        const parsed = DirectoryScope.optional().safeParse(opts.scope);
+        if (!parsed.success) {
+          throw new AtlasError('bad_usage', `--scope must be ${DIRECTORY_SCOPES.join(' or ')} (got ${JSON.stringify(opts.scope)})`);
         }
-        const scope = opts.scope as 'full' | 'changed' | undefined;
+        const scope = parsed.data;
         const summary = await withStore(ctx.paths.db, async (store) => {
           await migrate(store, ctx.clock());
           return computeAll(ctx, store, scope ? { scope } : {});

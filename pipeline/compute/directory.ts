@@ -1,6 +1,6 @@
-import { LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
+import { type DirectoryScope, LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
 import type { CriterionResult } from '../../site/contract/directory.ts';
-import { HOUR_MS } from '../core/clock.ts';
+import { jobEveryMs } from '../../site/contract/run-windows.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
@@ -11,10 +11,11 @@ export { CRITERION_IDS, type CriterionId } from '../../site/contract/directory.t
 /** One criterion's result as stored in `directory.criteria` and published (contract CriterionResult). */
 export type Criterion = CriterionResult;
 
-export type DirectoryScope = 'full' | 'changed';
+/** The contract's directory scopes (site/contract/common.ts). */
+export type { DirectoryScope };
 
-/** A full evaluation is due when the last one is an hour old or there is none (docs/notes/compute.md). */
-export const FULL_EVALUATION_EVERY_MS = HOUR_MS;
+/** A full evaluation is due when the last one is a compute slot old (the contract's schedule: an hour) or there is none (docs/notes/compute.md). */
+export const FULL_EVALUATION_EVERY_MS = jobEveryMs('compute');
 
 export async function lastFullEvaluation(store: Store): Promise<Date | null> {
   const [r] = await store.all<{ at: string | null }>("SELECT max(evaluated_at) AS at FROM directory WHERE scope = 'full'");

@@ -1,6 +1,7 @@
+import { DirectoryScope as DirectoryScopeSchema } from '../../site/contract/common.ts';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
-import { slotStart } from '../core/slots.ts';
+import { jobSlotStart } from '../../site/contract/run-windows.ts';
 import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
 import { setComputeNow } from './clock.ts';
@@ -15,14 +16,14 @@ import { stepTimer } from '../core/step-timer.ts';
 export const ComputeOptionsSchema = z.object({
   /** full: every service's directory membership; changed: services checked or placed since their last
    *  evaluation. Omitted: full when a full evaluation is due (last one an hour old or none), else changed. */
-  scope: z.enum(['full', 'changed']).optional(),
+  scope: DirectoryScopeSchema.optional(),
 });
 export type ComputeOptions = z.infer<typeof ComputeOptionsSchema>;
 
 export const ComputeSummarySchema = z.object({
   run_id: z.string(),
   computed_at: z.string(),
-  scope: z.enum(['full', 'changed']),
+  scope: DirectoryScopeSchema,
   rule: z.literal(LISTING_CRITERIA_RULE),
   interval_changes: z.number().int(),
   evidence_rows: z.number().int(),
@@ -46,8 +47,11 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
   const now = ctx.clock();
   const t0 = performance.now();
   const scope: DirectoryScope = opts.scope ?? ((await isFullEvaluationDue(store, now)) ? 'full' : 'changed');
-  return withRun(store, 'compute', { clock: ctx.clock, startedAt: now, scheduledAt: slotStart(now, 1), args: { scope } }, (run) =>
-    computeRun(ctx, store, now, scope, t0, run),
+  return withRun(
+    store,
+    'compute',
+    { clock: ctx.clock, startedAt: now, scheduledAt: jobSlotStart('compute', now), args: { scope } },
+    (run) => computeRun(ctx, store, now, scope, t0, run),
   );
 }
 

@@ -1,21 +1,12 @@
-import { SCHEDULE_RULE } from '../../site/contract/common.ts';
+import { SCHEDULE_REASONS, SCHEDULE_RULE, type ScheduleReason } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
 /** Published rule id of the check schedule (one constant, in the contract). */
 export { SCHEDULE_RULE };
 
-/** Reason codes of interval_changes (001_core.sql). */
-export const SCHEDULE_REASONS = [
-  'reviewed_fixed',
-  'new_until_third_probe',
-  'payers_100_plus',
-  'payers_5_to_99',
-  'payers_under_5',
-  'all_failed_14d',
-  'unlisted_7d',
-] as const;
-export type ScheduleReason = (typeof SCHEDULE_REASONS)[number];
+/** Reason codes of interval_changes: the contract's closed set (site/contract/common.ts). */
+export { SCHEDULE_REASONS, type ScheduleReason };
 
 /**
  * Operations that have no interval history yet get their first row: the interval in force now, from

@@ -88,6 +88,15 @@ export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = 
 }
 
 /**
+ * The latest run of each kind at `now` (by started_at, then id; ordered by kind): the run log's
+ * latest runs under the run-windows rule, the one mapping /healthz and /api/v1/status share.
+ */
+export async function readLatestRuns(store: Store, now: Date): Promise<RunRecord[]> {
+  const log = await readRunLog(store, now);
+  return runWindows({ operatingSince: log.operating_since, runs: log.runs }, now).latest_runs;
+}
+
+/**
  * The figures of GET /api/v1/status at `now` (the contract's StatusFigures: Status without
  * api_status): the run windows (site/contract/run-windows.ts, the rule the server re-evaluates at
  * answer time) over the run log, and evidence freshness at `now` from the materialized evidence.

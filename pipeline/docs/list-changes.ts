@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
@@ -56,7 +57,7 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
   if (opts.service_id !== undefined) query.service_id = opts.service_id;
   if (opts.needs_review !== undefined) query.needs_review = opts.needs_review;
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: opts.now.toISOString(),
     query,
     window_start: windowStart.toISOString(),

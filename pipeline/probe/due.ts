@@ -1,8 +1,11 @@
+import { OPERATION_KINDS, type OperationKind } from '../../site/contract/common.ts';
 import type { z } from 'zod';
 import { slotStart } from '../core/slots.ts';
 import type { Store } from '../store/store.ts';
 import { PassRuleSchema } from './reasons.ts';
 import { shardOf, type Shard } from './shard.ts';
+
+const isOperationKind = (k: string): k is OperationKind => (OPERATION_KINDS as readonly string[]).includes(k);
 
 /**
  * What is due (docs/CONTRACTS.md "Due rule"): every enabled operation of a tracked service
@@ -15,7 +18,7 @@ import { shardOf, type Shard } from './shard.ts';
 export interface DueOperation {
   serviceId: string;
   operation: string;
-  kind: 'call' | 'documentation';
+  kind: OperationKind;
   url: string;
   method: string;
   expectedStatuses: number[];
@@ -80,7 +83,7 @@ export async function selectDue(
           string | number,
         ];
         if (opts.shard && shardOf(serviceId, opts.shard.count) !== opts.shard.index) continue;
-        if (kind !== 'call' && kind !== 'documentation') throw new Error(`operation ${serviceId}/${operation}: unknown kind ${kind}`);
+        if (!isOperationKind(kind)) throw new Error(`operation ${serviceId}/${operation}: unknown kind ${kind}`);
         if (!RULES.has(rule)) throw new Error(`operation ${serviceId}/${operation}: unknown pass rule ${rule}`);
         let slot = slots.get(hours);
         if (!slot) {

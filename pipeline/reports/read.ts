@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../core/clock.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
@@ -25,7 +26,7 @@ export async function readFrozenReport(store: Store, weekStart: Date): Promise<R
   const frozenAt = dbTimeToIso(row.frozen_at)!;
   const last = corrections.at(-1)?.corrected_at;
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     id,
     week_start: id,
     week_end: lastDay(weekStart),
@@ -41,7 +42,7 @@ export async function readFrozenReport(store: Store, weekStart: Date): Promise<R
 export async function currentReport(store: Store, now: Date): Promise<ReportResponse> {
   const ws = mondayOf(now);
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     id: 'current',
     week_start: weekId(ws),
     week_end: lastDay(ws),
@@ -81,7 +82,7 @@ export async function listReports(store: Store, now: Date): Promise<ReportIndex>
     SELECT strftime(r.week, '%Y-%m-%d') AS week, r.frozen_at, (SELECT count(*) FROM report_corrections c WHERE c.week = r.week)::INTEGER AS n
     FROM reports r ORDER BY r.week DESC`);
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: now.toISOString(),
     items: rows.map((r) => ({
       id: r.week,

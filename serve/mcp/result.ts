@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isAtlasError } from '../../pipeline/core/errors.ts';
 import type { Logger } from '../../pipeline/core/log.ts';
@@ -23,8 +24,8 @@ export function toolResult(value: unknown, meta?: Record<string, unknown>): Call
  */
 export function toolError(e: unknown, log: Logger, tool: string): CallToolResult {
   const body = isAtlasError(e)
-    ? { api_status: 'preview', error: e.code, message: e.message }
-    : { api_status: 'preview', error: 'internal', message: 'internal error' };
+    ? { api_status: API_STATUS, error: e.code, message: e.message }
+    : { api_status: API_STATUS, error: 'internal', message: 'internal error' };
   if (!isAtlasError(e)) log.error('mcp: tool failed', { tool, error: (e as Error)?.stack ?? String(e) });
   return { isError: true, content: [{ type: 'text', text: `${body.error}: ${body.message}` }], structuredContent: body };
 }

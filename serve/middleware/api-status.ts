@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { MiddlewareHandler } from 'hono';
 import { headersFinished } from './finished-headers.ts';
 
@@ -8,5 +9,5 @@ import { headersFinished } from './finished-headers.ts';
 export const apiStatus = (): MiddlewareHandler =>
   async function apiStatus(c, next) {
     await next();
-    if (!headersFinished(c)) c.res.headers.set('X-API-Status', 'preview');
+    if (!headersFinished(c)) c.res.headers.set('X-API-Status', API_STATUS);
   };

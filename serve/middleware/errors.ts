@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { httpStatusFor, isAtlasError, type ErrorCode } from '../../pipeline/core/errors.ts';
@@ -10,7 +11,7 @@ import type { Logger } from '../../pipeline/core/log.ts';
  * (logged server-side).
  */
 export function errorBody(c: Context, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
-  return c.json({ api_status: 'preview', error: code, message }, status as 400, headers);
+  return c.json({ api_status: API_STATUS, error: code, message }, status as 400, headers);
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

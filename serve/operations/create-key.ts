@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { KeyRecord } from '../../pipeline/inbox/records.ts';
 import { KeyRequestSchema } from '../../site/contract/requests.ts';
 import type { KeyCreated } from '../../site/contract/writes.ts';
@@ -33,7 +34,7 @@ export async function createKey(deps: AppDeps, body: unknown, address: string): 
     throw e;
   }
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     key,
     key_id: keyId,
     created_at: rec.created_at,

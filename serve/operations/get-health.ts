@@ -1,16 +1,17 @@
-import { HOUR_MS } from '../../pipeline/core/clock.ts';
-import type { Health } from '../../site/contract/health.ts';
+import { API_STATUS } from '../../site/contract/common.ts';
+import { type Health, healthStatus } from '../../site/contract/health.ts';
 import type { RunRecord } from '../../site/contract/runs.ts';
 import { SigningKeyInfo } from '../../site/contract/signing.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
  * GET /healthz: service health and the latest monitoring run. The published `healthz.json` carries
- * the runs; `status` is recomputed against the server's clock: `no_data` before any monitoring run
- * (or before the first publish), `degraded` when the latest run failed or started more than two
- * hours ago, else `ok`. Always 200: the answer is itself the health report. `signing_key` is the
- * public key published with the served generation (the one its checksums.json verifies with);
- * null before the first publish or for a generation published without one.
+ * the runs; `status` is recomputed against the server's clock with the contract's rule (healthStatus,
+ * site/contract/health.ts): `no_data` before any monitoring run (or before the first publish),
+ * `degraded` when the latest run failed or is too old, else `ok`. Always 200: the answer is itself
+ * the health report. `signing_key` is the public key published with the served generation (the one
+ * its checksums.json verifies with); null before the first publish or for a generation published
+ * without one.
  */
 export async function getHealth(deps: AppDeps): Promise<Health> {
   const now = deps.clock();
@@ -18,15 +19,10 @@ export async function getHealth(deps: AppDeps): Promise<Health> {
   const published = site?.resources.healthz ?? null;
   const latest = (published?.latest_monitoring_run as RunRecord | null | undefined) ?? null;
   const runs = (published?.latest_runs as RunRecord[] | undefined) ?? [];
-  let status: Health['status'] = 'no_data';
-  if (latest) {
-    const stale = now.getTime() - Date.parse(latest.started_at) > 2 * HOUR_MS;
-    status = latest.status === 'failed' || stale ? 'degraded' : 'ok';
-  }
   const key = SigningKeyInfo.safeParse(published?.signing_key);
   return {
-    api_status: 'preview',
-    status,
+    api_status: API_STATUS,
+    status: healthStatus(latest, now),
     generation: site?.generation ?? null,
     generated_at: site?.generatedAt ?? now.toISOString(),
     served_at: now.toISOString(),

@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../../pipeline/core/clock.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
 import type { AppDeps } from '../deps.ts';
@@ -23,7 +24,7 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
   if (q.service_id !== undefined) query.service_id = q.service_id;
   if (q.needs_review !== undefined) query.needs_review = q.needs_review;
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: now.toISOString(),
     query,
     window_start: windowStart.toISOString(),

@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { OutcomeRecord } from '../../pipeline/inbox/records.ts';
 import { OutcomeReportSchema } from '../../site/contract/requests.ts';
@@ -20,7 +21,7 @@ const REFERRAL_PROBLEMS = {
 
 function receipt(rec: OutcomeRecord, duplicate: boolean): OutcomeReceipt {
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     id: rec.id,
     status: OUTCOME_RECEIPT_STATUS,
     received_at: rec.received_at,

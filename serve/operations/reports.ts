@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { mondayOf, weekId } from '../../pipeline/reports/week.ts';
 import { ReportIdSchema } from '../../site/contract/requests.ts';
@@ -22,10 +23,10 @@ export async function getReport(deps: AppDeps, id: string): Promise<Record<strin
     throw new AtlasError('not_found', `no report ${JSON.stringify(id.slice(0, 40))}: ids are YYYY-MM-DD (a Monday) or current`);
   const reports = deps.site.current().reports;
   const body = reports.get(id);
-  if (body) return { ...body, api_status: 'preview' };
+  if (body) return { ...body, api_status: API_STATUS };
   if (id !== 'current' && id === weekId(mondayOf(deps.clock()))) {
     const current = reports.get('current');
-    if (current && current.week_start === id) return { ...current, id, api_status: 'preview' };
+    if (current && current.week_start === id) return { ...current, id, api_status: API_STATUS };
     throw new AtlasError('not_found', `no report ${id}: the week-to-date figures of the running week are not published yet`);
   }
   throw new AtlasError('not_found', `no report ${id}`);

@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { runWindows } from '../../site/contract/run-windows.ts';
 import type { AppDeps } from '../deps.ts';
@@ -12,7 +13,7 @@ import type { SiteResources, SiteState } from '../site/state.ts';
 export function publishedResource(deps: AppDeps, name: keyof SiteResources, label: string): Record<string, unknown> {
   const body = deps.site.current().resources[name];
   if (!body) throw new AtlasError('not_found', `${label} is not published in this generation`);
-  return { ...body, api_status: 'preview' };
+  return { ...body, api_status: API_STATUS };
 }
 
 /**

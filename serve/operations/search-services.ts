@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import { NO_MATCH_HINT, type QueryEcho, type ServiceList } from '../../site/contract/service-list.ts';
 import { NOTES } from '../../site/contract/notes.ts';
 import type { AppDeps } from '../deps.ts';
@@ -47,7 +48,7 @@ export function searchServicesEntry(
   }
   const { total, page } = runSearch(site.rows, site.columns, site.orders, q, nowMs);
   const body: ServiceList = {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: now.toISOString(),
     data_as_of: site.dataAsOf,
     notes: NOTES,

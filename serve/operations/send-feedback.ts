@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { FeedbackRecord } from '../../pipeline/inbox/records.ts';
 import { FeedbackRequestSchema } from '../../site/contract/requests.ts';
 import type { FeedbackReceipt } from '../../site/contract/writes.ts';
@@ -37,7 +38,7 @@ export async function sendFeedback(deps: AppDeps, body: unknown, address: string
     throw e;
   }
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     id: rec.id,
     received_at: rec.received_at,
     kind: req.kind,

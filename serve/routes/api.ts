@@ -1,3 +1,4 @@
+import { API_STATUS } from '../../site/contract/common.ts';
 import type { Context, Hono } from 'hono';
 import { clientAddress } from '../auth/address.ts';
 import { keyFromHeaders } from '../auth/keys.ts';
@@ -30,7 +31,7 @@ const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
  */
 const SEARCH_HEADERS = {
   ...JSON_TYPE,
-  'X-API-Status': 'preview',
+  'X-API-Status': API_STATUS,
   ...READ_CORS_HEADERS,
   'Cache-Control': CACHE_CONTROL.search,
   Vary: KEY_VARY,

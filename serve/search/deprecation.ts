@@ -1,4 +1,4 @@
-import { SCHEDULE_TIER_SUNSET_AT } from '../../site/contract/common.ts';
+import { SCHEDULE_TIER_SUNSET_AT, scheduleTierServed } from '../../site/contract/common.ts';
 
 /**
  * `evidence.schedule_tier` is the old name of `evidence.check_interval`, served until the contract's
@@ -10,7 +10,8 @@ export const SCHEDULE_TIER_SUNSET = SCHEDULE_TIER_SUNSET_AT;
 /** Our published choice: the name counts as deprecated since the preview's first contract (0.1.0-preview). */
 export const SCHEDULE_TIER_DEPRECATED = new Date('2026-11-01T00:00:00Z');
 
-export const scheduleTierServed = (now: Date): boolean => now.getTime() < SCHEDULE_TIER_SUNSET.getTime();
+/** The contract's comparison (site/contract/common.ts), re-exported for the routes. */
+export { scheduleTierServed };
 
 export function deprecationHeaders(): Record<string, string> {
   return {

@@ -67,8 +67,8 @@ function rowsContaining(c: Columns, word: string): Uint8Array {
  * - host and provider: the exact host, case-insensitive. A provider is a host: the same notion as
  *   group=provider (one row per host, run.ts) and the published provider_endpoints (tracked services
  *   on the same host, computed by the pipeline), so provider=h returns provider_endpoints rows.
- * - network and mainnet: serve/search/networks.ts (exact for known names and CAIP-2 ids, else
- *   substring; mainnet=false only when every offered network is a test network).
+ * - network: serve/search/networks.ts (exact for known names and CAIP-2 ids, else substring).
+ * - mainnet: the published `mainnet` field (true / false); a null field matches neither value.
  * - min_pass_rate / min_payers / max_price_usd / max_terms_changes_90d: services whose value is
  *   unknown (null) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).

@@ -1,10 +1,10 @@
-import { NETWORKS, networkKind, toCaip2 } from '../../pipeline/x402/networks.ts';
+import { NETWORKS, toCaip2 } from '../../pipeline/x402/networks.ts';
 
 /*
- * The two network filters of GET /api/v1/services (and the MCP search tool), defined once here on
- * top of the known-networks table (pipeline/x402/networks.ts), which is also where the published
- * `mainnet` field gets its mainnet ids from. The texts that document them are
- * NETWORK_FILTER_RULE and MAINNET_FILTER_RULE in site/contract/requests.ts; keep the two in step.
+ * The network filter of GET /api/v1/services (and the MCP search tool), defined once here on top of
+ * the known-networks table (pipeline/x402/networks.ts). Its text is NETWORK_FILTER_RULE in
+ * site/contract/requests.ts; keep the two in step. The `mainnet` filter has no rule of its own: it
+ * reads the published `mainnet` field (serve/search/row.ts), computed by the pipeline's rules.
  */
 
 /** A full CAIP-2 chain id: `namespace:reference` (lower-cased before the test). */
@@ -51,23 +51,4 @@ export function networkMatches(f: NetworkFilter, n: CompiledNetworks): boolean {
   if ('exact' in f) return n.ids.includes(f.exact);
   const s = f.substring;
   return n.ids.some((x) => x.includes(s)) || n.names.some((x) => x.includes(s));
-}
-
-/**
- * Which side of the `mainnet` filter a service's offered networks put it on:
- * - true: at least one is a known mainnet (mainnet=true matches);
- * - false: there is at least one and every one is a test network (mainnet=false matches);
- * - null: neither — no networks, or unknown ids and no known mainnet (matches neither value).
- * Unknown ids never count as mainnet; an id counts as a test network when the table lists it as one
- * or, not being listed, its name says so (sepolia, testnet, devnet, …), exactly as networkKind decides.
- */
-export function mainnetSide(networks: readonly string[]): boolean | null {
-  if (networks.length === 0) return null;
-  let allTest = true;
-  for (const n of networks) {
-    const kind = networkKind(n);
-    if (kind === 'mainnet') return true;
-    if (kind !== 'testnet') allTest = false;
-  }
-  return allTest ? false : null;
 }

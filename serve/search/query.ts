@@ -8,13 +8,13 @@ import {
   type ServicesQueryInput,
 } from '../../site/contract/requests.ts';
 import type { z } from 'zod';
-import type { SORTS } from '../../site/contract/common.ts';
+import type { SCOPES, SORTS } from '../../site/contract/common.ts';
 
 export type Sort = (typeof SORTS)[number];
 
 /** A search with every default applied: what filter/sort/page run on and what `query` echoes. */
 export type EffectiveQuery = Omit<ServicesQueryInput, 'scope' | 'sort' | 'limit' | 'offset'> & {
-  scope: 'directory' | 'index';
+  scope: (typeof SCOPES)[number];
   sort: Sort;
   limit: number;
   offset: number;

@@ -1,6 +1,6 @@
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
-import { compileNetworks, mainnetSide, type CompiledNetworks } from './networks.ts';
+import { compileNetworks, type CompiledNetworks } from './networks.ts';
 
 /**
  * One tracked service compiled for search: the published summary (shared, never mutated) plus the
@@ -17,7 +17,10 @@ export interface SearchRow {
   host: string;
   /** Offered networks as the `network` filter compares them (serve/search/networks.ts). */
   networks: CompiledNetworks;
-  /** The `mainnet` filter's side: true offers a known mainnet, false test networks only, null neither. */
+  /**
+   * The `mainnet` filter's side: the published `summary.mainnet` itself (MAINNET_FILTER_RULE,
+   * site/contract/requests.ts), so `mainnet=false` returns exactly the services published false.
+   */
   mainnet: boolean | null;
   latestPassed: boolean | null;
   templated: boolean;
@@ -50,7 +53,7 @@ export function compileRow(rec: IndexRecord, pos: number): SearchRow {
     type: s.type,
     host: s.host.toLowerCase(),
     networks: compileNetworks(s.networks),
-    mainnet: mainnetSide(s.networks),
+    mainnet: s.mainnet,
     latestPassed: rec.search.latest_passed,
     templated: s.templated_url,
     passRate: e.pass_rate,

@@ -7,8 +7,8 @@ import { z } from 'zod';
  */
 
 /** Every body carries `api_status: "preview"` (the API is an unstable preview; also the X-API-Status header). */
-export const ApiStatus = z.literal('preview');
 export const API_STATUS = 'preview' as const;
+export const ApiStatus = z.literal(API_STATUS);
 /** Version of the interface description (the OpenAPI document and the field dictionary). */
 export const API_VERSION = '0.1.0-preview' as const;
 
@@ -74,6 +74,44 @@ export const SCOPES = ['directory', 'index'] as const;
 export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;
 export const GROUPS = ['provider'] as const;
 export const ROADMAP_STATUSES = ['planned', 'in_progress', 'done'] as const;
+/**
+ * Reason codes of a check verdict (docs/CONTRACTS.md "checks"): a fixed set, stored in
+ * `checks.reason` and published as `reason` of checks. Add codes only together with CONTRACTS.md.
+ */
+export const CHECK_REASONS = [
+  'ok',
+  'status_not_expected', // reviewed/1: status not in the listing's expected set
+  'not_402', // x402-mainnet/1: any status other than 402 (3xx and 429 have their own codes)
+  'invalid_payment_request', // x402-mainnet/1: 402 without a valid x402 payment request
+  'testnet_only', // x402-mainnet/1: valid request, but every offer is on a test network
+  'status_not_allowed', // mcp-reach/3: status outside 200/400/401/403/405/406
+  'timeout',
+  'dns',
+  'refused',
+  'tls',
+  'reset',
+  'too_large',
+  'redirect',
+  'blocked_address',
+  'rate_limited',
+  'network_error',
+] as const;
+/** What triggered a check-interval change (rule schedule/1; `interval_changes.reason`). */
+export const SCHEDULE_REASONS = [
+  'reviewed_fixed',
+  'new_until_third_probe',
+  'payers_100_plus',
+  'payers_5_to_99',
+  'payers_under_5',
+  'all_failed_14d',
+  'unlisted_7d',
+] as const;
+/** Status of an MCP server in its registry (registry.status of discovered MCP servers). */
+export const MCP_STATUSES = ['active', 'deprecated', 'deleted'] as const;
+/** Kind of a monitored operation: a call (checked by its pass rule) or a documentation page. */
+export const OPERATION_KINDS = ['call', 'documentation'] as const;
+/** Scope of a directory evaluation: every service, or those checked or placed since their last one. */
+export const DIRECTORY_SCOPES = ['full', 'changed'] as const;
 
 export const Tier = z.enum(SERVICE_TIERS);
 export const ServiceType = z.enum(SERVICE_TYPES);
@@ -94,6 +132,16 @@ export const FailureKind = z.enum(FAILURE_KINDS);
 export const Scope = z.enum(SCOPES);
 export const SortKey = z.enum(SORTS);
 export const RoadmapStatus = z.enum(ROADMAP_STATUSES);
+export const CheckReason = z.enum(CHECK_REASONS);
+export const ScheduleReason = z.enum(SCHEDULE_REASONS);
+export const McpStatus = z.enum(MCP_STATUSES);
+export const OperationKind = z.enum(OPERATION_KINDS);
+export const DirectoryScope = z.enum(DIRECTORY_SCOPES);
+export type CheckReason = z.infer<typeof CheckReason>;
+export type ScheduleReason = z.infer<typeof ScheduleReason>;
+export type McpStatus = z.infer<typeof McpStatus>;
+export type OperationKind = z.infer<typeof OperationKind>;
+export type DirectoryScope = z.infer<typeof DirectoryScope>;
 
 export type ServiceTier = z.infer<typeof Tier>;
 export type ServiceType = z.infer<typeof ServiceType>;
@@ -121,3 +169,5 @@ export const LISTING_CRITERIA_RULE = 'listing-criteria/1' as const;
 export const SCHEDULE_TIER_SUNSET = '2027-01-17' as const;
 /** SCHEDULE_TIER_SUNSET as an instant (00:00 UTC that day). */
 export const SCHEDULE_TIER_SUNSET_AT = new Date(`${SCHEDULE_TIER_SUNSET}T00:00:00Z`);
+/** Whether `evidence.schedule_tier` is served at `now` (the one comparison; publish and serve use it). */
+export const scheduleTierServed = (now: Date): boolean => now.getTime() < SCHEDULE_TIER_SUNSET_AT.getTime();

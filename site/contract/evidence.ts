@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckIntervalName, DateTime, Freshness, PassRule } from './common.ts';
+import { CheckIntervalName, CheckReason, DateTime, Freshness, PassRule } from './common.ts';
 
 /** evidence.last_check: the latest check of any operation (members are our choice). */
 export const LastCheck = z.strictObject({
@@ -7,7 +7,7 @@ export const LastCheck = z.strictObject({
   operation: z.string(),
   status: z.number().int().nullable(),
   passed: z.boolean(),
-  reason: z.string(),
+  reason: CheckReason,
   latency_ms: z.number().nonnegative().nullable(),
   rule: PassRule,
 });

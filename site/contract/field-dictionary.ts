@@ -1,3 +1,4 @@
+import { API_STATUS } from './common.ts';
 import { COMPONENTS, INHERITS, RESPONSES } from './components.ts';
 import { API_VERSION } from './common.ts';
 import { fieldDoc, type FieldDoc } from './field-docs.ts';
@@ -87,7 +88,7 @@ export function missingFieldDocs(): string[] {
 }
 
 export function buildFields(generatedAt: Date): Fields {
-  return { api_status: 'preview', generated_at: generatedAt.toISOString(), version: API_VERSION, fields: fieldEntries() };
+  return { api_status: API_STATUS, generated_at: generatedAt.toISOString(), version: API_VERSION, fields: fieldEntries() };
 }
 
 export const RESPONSE_NAMES = Object.keys(RESPONSES);

@@ -1,6 +1,6 @@
 import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from './changes.ts';
-import { SCHEDULE_TIER_SUNSET } from './common.ts';
+import { CHECK_REASONS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
 
@@ -231,10 +231,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'HTTP status received; null when no response arrived (timeout, DNS failure, refused or reset connection, TLS failure, blocked address, ...).',
   ),
   'LastCheck.passed': d('measured', 'Whether the check passed its pass rule.'),
-  'LastCheck.reason': d(
-    'measured',
-    'Reason code of the verdict (ok, status_not_expected, not_402, invalid_payment_request, testnet_only, status_not_allowed, timeout, dns, refused, tls, reset, too_large, redirect, blocked_address, rate_limited, network_error).',
-  ),
+  'LastCheck.reason': d('measured', `Reason code of the verdict (${CHECK_REASONS.join(', ')}).`),
   'LastCheck.latency_ms': d(
     'measured',
     'Milliseconds from sending the request to the end of the response body, or to the failure or abort when no complete response arrived (a timeout counts its whole wait); rounded to 0.1 ms. Null only when not recorded.',
@@ -438,10 +435,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'IntervalChange.from_hours': d('computed', 'Previous interval; null for the first one.', 'hours'),
   'IntervalChange.to_hours': d('computed', 'New interval.', 'hours'),
   'IntervalChange.rule': d('constant', 'Rule id (schedule/1).'),
-  'IntervalChange.reason': d(
-    'computed',
-    'Trigger: reviewed_fixed, new_until_third_probe, payers_100_plus, payers_5_to_99, payers_under_5, all_failed_14d, unlisted_7d.',
-  ),
+  'IntervalChange.reason': d('computed', `Trigger: ${SCHEDULE_REASONS.join(', ')}.`),
   'RegistryText.third_party_text': d('constant', 'Always true: the members below are untrusted third-party text.'),
   'RegistryText.notice': d('constant', 'How to treat the text.'),
   'RegistryText.registry': d('registry', 'Registry the text comes from.'),

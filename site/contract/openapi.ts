@@ -1,3 +1,4 @@
+import { API_STATUS } from './common.ts';
 import { z } from 'zod';
 import { API_VERSION, REPORT_ID_PATTERN, SCHEDULE_TIER_SUNSET, SERVICE_ID_PATTERN } from './common.ts';
 import { COMPONENTS, INHERITS } from './components.ts';
@@ -267,7 +268,7 @@ export function buildOpenApi(): Json {
         headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
       headers: {
-        XApiStatus: { description: 'Always "preview".', schema: { type: 'string', const: 'preview' } },
+        XApiStatus: { description: 'Always "preview".', schema: { type: 'string', const: API_STATUS } },
         RetryAfter: { description: 'Seconds until a new request may succeed.', schema: { type: 'integer', minimum: 0 } },
       },
     },

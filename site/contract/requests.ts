@@ -69,12 +69,13 @@ export type ParamSpec =
 /*
  * The network, mainnet and provider filters, stated once: the parameter texts below and the field
  * dictionary entries of ServiceSummary (field-docs.ts) use these. The code that applies them is
- * serve/search/networks.ts (network, mainnet) and serve/search/filter.ts (provider); keep in step.
+ * serve/search/networks.ts (network), serve/search/row.ts (mainnet: the published field itself, so
+ * the filter and the field cannot disagree) and serve/search/filter.ts (provider); keep in step.
  */
 export const NETWORK_FILTER_RULE =
   'a v1 name or known alias (base, base-sepolia, solana, polygon, ...) matches exactly that network; any other full CAIP-2 id (namespace:reference, e.g. eip155:8453) matches that network only (not eip155:84532); anything else matches a case-insensitive substring of an offered network id or v1 name';
 export const MAINNET_FILTER_RULE =
-  'true: services offering at least one known mainnet network; false: services offering at least one network and only test networks (listed as test networks, or unlisted ids whose name says sepolia, testnet, devnet, fuji, amoy, apothem or goerli); unknown network ids never count as mainnet, so services with unknown ids and no known mainnet, and services with no networks, match neither';
+  'matches the published mainnet field of each service: true returns the services whose mainnet is true (at least one offered network is a known mainnet); false returns those whose mainnet is false (at least one network and none a known mainnet: unknown network ids never count as mainnet); services whose mainnet is null (no networks, or not evaluated yet) match neither';
 export const PROVIDER_FILTER_RULE =
   'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
 

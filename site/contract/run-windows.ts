@@ -17,6 +17,10 @@ import type { JobStatus, WindowFigures } from './status.ts';
  * weekly. Slots are epoch-aligned: slot k of a job due every I hours covers [k·I, (k+1)·I).
  */
 export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const satisfies Record<JobKind, number>;
+/** How often a job is due, in milliseconds (RUN_SCHEDULE): the one source of every job cadence. */
+export const jobEveryMs = (kind: JobKind): number => RUN_SCHEDULE[kind] * 3_600_000;
+/** The start of the slot of `kind` that contains `at` (epoch-aligned, as the windows count it). */
+export const jobSlotStart = (kind: JobKind, at: Date): Date => new Date(Math.floor(at.getTime() / jobEveryMs(kind)) * jobEveryMs(kind));
 /** The status windows, in hours; each ends at the instant the figures are computed for. */
 export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
 export type StatusWindow = keyof typeof STATUS_WINDOWS;

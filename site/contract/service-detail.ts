@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime, Day, PassRule } from './common.ts';
+import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
 import { DirectoryResult } from './directory.ts';
 import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
@@ -17,7 +17,7 @@ export type Claim = z.infer<typeof Claim>;
 /** A separately monitored operation (the primary call, a documentation page). */
 export const OperationInfo = z.strictObject({
   id: z.string(),
-  kind: z.enum(['call', 'documentation']),
+  kind: OperationKind,
   is_primary: z.boolean(),
   url: z.string(),
   method: z.string(),
@@ -35,7 +35,7 @@ export const CheckRecord = z.strictObject({
   checked_at: DateTime,
   status: z.number().int().nullable(),
   passed: z.boolean(),
-  reason: z.string(),
+  reason: CheckReason,
   rule: PassRule,
   latency_ms: z.number().nonnegative().nullable(),
 });
@@ -57,7 +57,7 @@ export const IntervalChange = z.strictObject({
   from_hours: z.number().int().positive().nullable(),
   to_hours: z.number().int().positive(),
   rule: z.string(),
-  reason: z.string(),
+  reason: ScheduleReason,
 });
 export type IntervalChange = z.infer<typeof IntervalChange>;
 

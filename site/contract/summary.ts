@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
+import { DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
 import { Evidence } from './evidence.ts';
 import { PaymentTerms } from './payment-terms.ts';
 
@@ -16,7 +16,7 @@ export type RegistryUsage = z.infer<typeof RegistryUsage>;
 export const RegistryListing = z.strictObject({
   registry: z.string().nullable(),
   listed: z.boolean(),
-  status: z.enum(['active', 'deprecated', 'deleted']).nullable(),
+  status: McpStatus.nullable(),
   first_seen_at: DateTime.nullable(),
   last_seen_at: DateTime.nullable(),
   unlisted_at: DateTime.nullable(),

@@ -1,5 +1,5 @@
 import { html, link, type Html } from './html.ts';
-import { fmtInt, fmtPercent, fmtPrice, fmtTime, intervalLabel, typeLabel } from './format.ts';
+import { fmtInt, fmtPercent, fmtPrice, fmtTime, intervalLabel, TYPE_LABELS, typeLabel } from './format.ts';
 import { renderLayout } from './layout.ts';
 import type { PageMeta, ServiceList, ServiceSummary } from './model.ts';
 import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts';
@@ -59,17 +59,7 @@ export function renderSearchForm(form: DirectoryForm, live: boolean): Html {
 <div class="q"><label for="f-q" class="sr-only">Search</label>
 <input type="search" id="f-q" name="q" value="${form.q ?? ''}" maxlength="100" placeholder="Search names, hosts, URLs, operators">
 <button type="submit">Search</button></div>
-${select(
-  'type',
-  'Type',
-  [
-    ['', 'Any type'],
-    ['api_endpoint', 'API endpoint (x402)'],
-    ['mcp_server', 'MCP server'],
-    ['task_marketplace', 'Task marketplace'],
-  ],
-  form.type,
-)}
+${select('type', 'Type', [['', 'Any type'], ...Object.entries(TYPE_LABELS)], form.type)}
 ${select(
   'tier',
   'Tier',

@@ -1,4 +1,5 @@
 /** Formatting of figures for people. Pure; no clock: times are shown as given (UTC). */
+import type { ServiceType } from '../contract/common.ts';
 
 export function fmtPercent(rate: number | null | undefined, digits = 1): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return '—';
@@ -46,12 +47,13 @@ export function fmtDays(days: number | null | undefined): string {
   return days < 1 ? `${Math.round(days * 24)} h` : `${days.toFixed(1)} days`;
 }
 
-const TYPE_LABELS: Record<string, string> = {
+/** Label of each service type; also the order of the directory's type filter. */
+export const TYPE_LABELS: Record<ServiceType, string> = {
   api_endpoint: 'API endpoint (x402)',
   mcp_server: 'MCP server',
   task_marketplace: 'Task marketplace',
 };
-export const typeLabel = (t: string): string => TYPE_LABELS[t] ?? t;
+export const typeLabel = (t: string): string => TYPE_LABELS[t as ServiceType] ?? t;
 
 /** Interval hours → name (schedule/1); unknown values shown as hours. */
 export function intervalLabel(hours: number | null | undefined): string {

@@ -1,3 +1,4 @@
+import { API_STATUS } from '../contract/common.ts';
 import type { IndexRecord } from '../contract/index.ts';
 import { NOTES } from '../contract/index.ts';
 import type { ServiceList, ServiceSummary } from './model.ts';
@@ -13,7 +14,7 @@ export function defaultDirectoryList(records: readonly IndexRecord[], generatedA
   const inDir = records.filter((r) => r.in_directory).map((r) => r.summary);
   const sorted = [...inDir].sort(compareEvidence);
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: generatedAt.toISOString(),
     data_as_of: dataAsOf,
     notes: NOTES,

@@ -1,3 +1,4 @@
+import { API_STATUS } from '../contract/common.ts';
 import { dbTimeToIso, type Store } from '../../pipeline/store/store.ts';
 import { ChangeList, type ChangeRecord } from '../contract/index.ts';
 import { apiPath as api } from './paths.ts';
@@ -33,7 +34,7 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
     api(genDir, 'changes.json'),
     ChangeList,
     {
-      api_status: 'preview',
+      api_status: API_STATUS,
       generated_at: now.toISOString(),
       query: { days: CHANGES_DAYS },
       window_start: new Date(now.getTime() - CHANGES_DAYS * 86_400_000).toISOString(),

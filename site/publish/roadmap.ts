@@ -1,3 +1,4 @@
+import { API_STATUS } from '../contract/common.ts';
 import { readFile } from 'node:fs/promises';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { Roadmap, RoadmapFile } from '../contract/index.ts';
@@ -13,5 +14,5 @@ export async function writeRoadmap(roadmapPath: string, genDir: string): Promise
     throw new AtlasError('invalid_input', `roadmap ${roadmapPath} cannot be read: ${(e as Error).message}`);
   }
   const file = validated(RoadmapFile, raw, `roadmap ${roadmapPath}`);
-  await writeJson(api(genDir, 'roadmap.json'), Roadmap, { api_status: 'preview', ...file }, 'roadmap');
+  await writeJson(api(genDir, 'roadmap.json'), Roadmap, { api_status: API_STATUS, ...file }, 'roadmap');
 }

@@ -1,9 +1,10 @@
+import { API_STATUS, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
 import { intervalName, INTERVALS } from '../../pipeline/core/slots.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
   SCHEDULE_RULE,
-  SCHEDULE_TIER_SUNSET,
+  scheduleTierServed,
   type CheckRecord,
   type Claim,
   type CriterionResult,
@@ -17,6 +18,8 @@ import {
   type ServiceSummary,
   type TermsChange,
 } from '../contract/index.ts';
+
+const isMcpStatus = (s: string | null): s is McpStatus => (MCP_STATUSES as readonly (string | null)[]).includes(s);
 
 /**
  * Shape one staged row (site/publish/sql.ts) into contract objects. Pure functions of the row and
@@ -46,9 +49,6 @@ function intervalOf(hours: number): keyof typeof INTERVALS {
     return names.reduce((best, n) => (Math.abs(INTERVALS[n] - hours) < Math.abs(INTERVALS[best] - hours) ? n : best));
   }
 }
-
-/** `schedule_tier` (old name of check_interval) is served until the sunset day SCHEDULE_TIER_SUNSET (site/contract/common.ts). */
-export const scheduleTierServed = (now: Date) => now.toISOString().slice(0, 10) < SCHEDULE_TIER_SUNSET;
 
 export function summaryOf(r: Row, now: Date): ServiceSummary {
   const id = String(r.id);
@@ -116,7 +116,7 @@ export function summaryOf(r: Row, now: Date): ServiceSummary {
       ? {
           registry: str(r.registry),
           listed: Boolean(r.listed),
-          status: mcpStatus === 'active' || mcpStatus === 'deprecated' || mcpStatus === 'deleted' ? mcpStatus : null,
+          status: isMcpStatus(mcpStatus) ? mcpStatus : null,
           first_seen_at: str(r.first_seen_at),
           last_seen_at: str(r.last_seen_at),
           unlisted_at: str(r.unlisted_at),
@@ -266,7 +266,7 @@ export function detailOf(
 ): ServiceDetail {
   const discovered = summary.tier === 'discovered';
   return {
-    api_status: 'preview',
+    api_status: API_STATUS,
     generated_at: now.toISOString(),
     data_as_of: dataAsOf,
     ...summary,

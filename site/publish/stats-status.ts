@@ -1,3 +1,4 @@
+import { API_STATUS } from '../contract/common.ts';
 import { join } from 'node:path';
 import { computeStats, readRunLog, statusFromLog } from '../../pipeline/compute/index.ts';
 import type { Store } from '../../pipeline/store/store.ts';
@@ -7,7 +8,7 @@ import { writeJson } from './write.ts';
 
 /** stats.json: compute's figures (pipeline/compute) plus api_status, validated. */
 export async function writeStats(store: Store, genDir: string, now: Date): Promise<void> {
-  await writeJson(api(genDir, 'stats.json'), Stats, { api_status: 'preview', ...(await computeStats(store, now)) }, 'stats');
+  await writeJson(api(genDir, 'stats.json'), Stats, { api_status: API_STATUS, ...(await computeStats(store, now)) }, 'stats');
 }
 
 /**
@@ -19,5 +20,5 @@ export async function writeStats(store: Store, genDir: string, now: Date): Promi
 export async function writeStatus(store: Store, genDir: string, now: Date, ownRunId: string | null = null): Promise<void> {
   const log = await readRunLog(store, now, { ownRunId });
   await writeJson(join(genDir, 'run-log.json'), RunLog, log, 'run log');
-  await writeJson(api(genDir, 'status.json'), Status, { api_status: 'preview', ...(await statusFromLog(store, log, now)) }, 'status');
+  await writeJson(api(genDir, 'status.json'), Status, { api_status: API_STATUS, ...(await statusFromLog(store, log, now)) }, 'status');
 }

@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../site/contract/openapi.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../pipeline/core/config.ts';
@@ -69,6 +70,7 @@ async function openApp(ctx: Context, dir: string) {
     inboxDir: join(dir, 'serve-inbox'),
     replicaId: 'test',
     mounts: [mountPages],
+    openapi: buildOpenApi,
   });
   const app = createApp(deps);
   const req = (path: string) => Promise.resolve(app.request(path, undefined, { incoming: { socket: { remoteAddress: ADDRESS } } }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ServiceType } from '../../../site/contract/common.ts';
+import { OperationKind, ServiceType } from '../../../site/contract/common.ts';
 import { REVIEWED_ID_RE } from '../ids.ts';
 import { HTTP_METHODS } from '../url.ts';
 
@@ -39,7 +39,7 @@ function sourced<T extends z.ZodType>(value: T) {
 
 export const ListingOperationSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'operation ids are lowercase letters, digits, _ and - (max 32)'),
-  kind: z.enum(['call', 'documentation']),
+  kind: OperationKind,
   primary: z.boolean().default(false),
   url: HttpUrl,
   method: z.enum(HTTP_METHODS).default('GET'),

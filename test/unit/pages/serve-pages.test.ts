@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,7 @@ beforeAll(async () => {
     inboxDir: join(t.dir, 'inbox'),
     replicaId: 'test',
     mounts: [mountPages],
+    openapi: buildOpenApi,
   });
   app = createApp(deps);
 });

@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -229,6 +230,7 @@ describe('the installation signing key', () => {
       inboxDir: join(tmp.dir, 'inbox'),
       replicaId: 't',
       mounts: [],
+      openapi: buildOpenApi,
     });
     try {
       const res = await createApp(deps).request('/healthz');

@@ -88,18 +88,29 @@ describe('network filter', () => {
   });
 });
 
-describe('mainnet filter', () => {
-  it('false: at least one network and every one a test network; unknown ids and no networks match neither', async () => {
-    // An unlisted id whose name says it is a test network counts as one (networkKind).
-    h = await harness({ services: [...NETWORK_SERVICES, svc('cand_goerli', ['base-goerli'], false)] });
-    expect(await ids('mainnet=false')).toEqual(['cand_devnet', 'cand_goerli', 'cand_sepolia', 'cand_testmix']);
+describe('mainnet filter: the published mainnet field, nothing recomputed', () => {
+  // The fixture's values are what the pipeline publishes: true with a known mainnet, false with
+  // networks but no known mainnet (an unknown id never counts as mainnet), null without networks.
+  // The filter used to recompute its own side from network names (unknown ids matched neither
+  // value); it now reads the published field, so cand_unknown and cand_unknown_test match false.
+  it('false: exactly the services published with mainnet false', async () => {
+    h = await harness({ services: NETWORK_SERVICES });
+    expect(await ids('mainnet=false')).toEqual(['cand_devnet', 'cand_sepolia', 'cand_testmix', 'cand_unknown', 'cand_unknown_test']);
   });
 
-  it('true: at least one known mainnet; an unknown id never counts as mainnet', async () => {
-    // cand_unknown is published with mainnet true here on purpose: the filter decides from the
-    // offered networks and the known-networks table, and an unknown id is not a mainnet.
-    h = await harness({ services: [...NETWORK_SERVICES, svc('cand_unknown_only', ['eip155:777777'], true)] });
+  it('true: exactly the services published with mainnet true; null matches neither', async () => {
+    h = await harness({ services: NETWORK_SERVICES });
     expect(await ids('mainnet=true')).toEqual(['cand_base', 'cand_polygon', 'cand_solana', 'cand_unknown_main']);
+    const all = await ids('');
+    expect(all).toContain('cand_none');
+    expect([...(await ids('mainnet=true')), ...(await ids('mainnet=false'))]).not.toContain('cand_none');
+  });
+
+  it('follows the published value, not the network names', async () => {
+    // A service published false although it offers a known mainnet id: the field is the rule.
+    h = await harness({ services: [svc('cand_odd', [BASE], false), svc('cand_plain', [BASE], true)] });
+    expect(await ids('mainnet=false')).toEqual(['cand_odd']);
+    expect(await ids('mainnet=true')).toEqual(['cand_plain']);
   });
 });
 

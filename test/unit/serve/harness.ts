@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { defaultConfig, type Config } from '../../../pipeline/core/config.ts';
@@ -55,7 +56,17 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   opts.config?.(config);
   if (!opts.empty) writeGeneration(siteDir, { generation: 'g1', now: clock(), services: opts.services ?? [], ...opts.generation });
   const make = () =>
-    createDeps({ clock, config, secret: SECRET, log: silentLogger, siteDir, inboxDir, replicaId: 'test', mounts: opts.mounts ?? [] });
+    createDeps({
+      clock,
+      config,
+      secret: SECRET,
+      log: silentLogger,
+      siteDir,
+      inboxDir,
+      replicaId: 'test',
+      mounts: opts.mounts ?? [],
+      openapi: buildOpenApi,
+    });
   let deps = await make();
   let app = createApp(deps);
   const h: Harness = {

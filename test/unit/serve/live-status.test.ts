@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +70,8 @@ async function serve(
     siteDir: publicDir,
     inboxDir: join(dir, 'inbox'),
     replicaId: 'test',
+    mounts: [],
+    openapi: buildOpenApi,
   });
   cleanups.push(() => closeDeps(deps));
   const app = createApp(deps);

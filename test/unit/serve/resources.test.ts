@@ -1,3 +1,4 @@
+import { API_VERSION } from '../../../site/contract/common.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Hono } from 'hono';
 import { ChangeList, type ChangeRecord } from '../../../site/contract/changes.ts';
@@ -135,11 +136,11 @@ describe('published resources', () => {
     expect(r.res.headers.get('x-api-status')).toBe('preview');
   });
 
-  it('/openapi.json: the contract builder when injected, else the published document', async () => {
+  it('/openapi.json: always the injected contract builder, never the published copy', async () => {
     h = await harness();
     const r = await h.json('/openapi.json');
     expect(r.status).toBe(200);
-    expect(r.body.info.version).toBe('0.1.0-preview');
+    expect(r.body.info.version).toBe(API_VERSION);
     h.deps.openapi = () => ({ openapi: '3.1.0', info: { title: 'built', version: '0.1.0-preview' }, paths: {} });
     expect((await h.json('/openapi.json')).body.info.title).toBe('built');
   });

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FULL_EVALUATION_EVERY_MS } from '../../../pipeline/compute/directory.ts';
+import { CADENCE_MS } from '../../../pipeline/cycle/due.ts';
+import { mondayOf } from '../../../pipeline/reports/week.ts';
+import { HEALTH_PROBE_MAX_AGE_MS } from '../../../site/contract/health.ts';
+import { jobEveryMs, jobSlotStart, RUN_SCHEDULE, runWindows } from '../../../site/contract/run-windows.ts';
+import type { RunRecord } from '../../../site/contract/runs.ts';
+
+const HOUR = 3_600_000;
+
+describe('every job cadence comes from the contract schedule (RUN_SCHEDULE)', () => {
+  it('compute, publish and the health limit follow RUN_SCHEDULE', () => {
+    expect(FULL_EVALUATION_EVERY_MS).toBe(RUN_SCHEDULE.compute * HOUR);
+    expect(CADENCE_MS.compute_full).toBe(jobEveryMs('compute'));
+    expect(CADENCE_MS.publish_max_age).toBe(jobEveryMs('publish'));
+    expect(HEALTH_PROBE_MAX_AGE_MS).toBe(2 * jobEveryMs('probe'));
+    expect(jobSlotStart('compute', new Date('2026-11-25T10:42:00Z')).toISOString()).toBe('2026-11-25T10:00:00.000Z');
+  });
+});
+
+describe('report runs (scheduled at the Monday of their week) and the weekly status slots agree', () => {
+  const report = (monday: Date, i: number): RunRecord => ({
+    id: `run_r${i}`,
+    kind: 'report',
+    status: 'ok',
+    scheduled_at: monday.toISOString(),
+    started_at: new Date(monday.getTime() + 10 * 60_000).toISOString(),
+    finished_at: new Date(monday.getTime() + 11 * 60_000).toISOString(),
+  });
+  const start = mondayOf(new Date('2026-09-01T00:00:00Z'));
+  const weeks = 8;
+  const mondays = Array.from({ length: weeks }, (_, i) => new Date(start.getTime() + i * 7 * 24 * HOUR));
+  const reportJob = (runs: RunRecord[], now: Date) => {
+    const w = runWindows({ operatingSince: start.toISOString(), runs }, now);
+    return w.jobs.find((j) => j.kind === 'report')!.windows['30d'];
+  };
+
+  it('every weekly slot holds exactly one report week start', () => {
+    for (const m of mondays) {
+      const slot = jobSlotStart('report', m).getTime();
+      const inSlot = mondays.filter((x) => jobSlotStart('report', x).getTime() === slot);
+      expect(inSlot).toHaveLength(1);
+    }
+  });
+
+  it('a report every Monday leaves no weekly slot missed, at any hour; one skipped Monday is one missed slot', () => {
+    const all = mondays.map(report);
+    const end = mondays[weeks - 1]!.getTime() + 12 * HOUR;
+    for (let t = start.getTime() + 12 * HOUR; t <= end; t += 6 * HOUR) {
+      const now = new Date(t);
+      const ran = all.filter((r) => Date.parse(r.started_at) <= t);
+      expect(reportJob(ran, now).missed, now.toISOString()).toBe(0);
+    }
+    const skipped = all.filter((_, i) => i !== 4);
+    expect(reportJob(skipped, new Date(end)).missed).toBe(1);
+  });
+});
