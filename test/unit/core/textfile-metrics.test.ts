@@ -123,7 +123,7 @@ describe('run textfiles: every withRun writes one', () => {
       await migrate(store, new Date('2026-11-25T12:00:00Z'));
       const out = await withRun(store, 'compute', { clock: testClock('2026-11-25T12:00:00Z') }, async () => 7);
       expect(out).toBe(7);
-      // dirname(':memory:') is '.': a missing guard would create ./metrics in the working folder
+      // dirname(':memory:') is '.': without the guard a metrics folder would appear in the working folder
       expect(existsSync(join(process.cwd(), 'metrics'))).toBe(false);
     } finally {
       store.close();
