@@ -5,6 +5,7 @@ import type { Config } from '../pipeline/core/config.ts';
 import type { Logger } from '../pipeline/core/log.ts';
 import type { ServiceList } from '../site/contract/service-list.ts';
 import { WriteStore } from './inbox/write-store.ts';
+import { createServeMetrics, type ServeMetrics } from './metrics/registry.ts';
 import { ResultCache } from './search/cache.ts';
 import { DetailCache } from './site/details.ts';
 import { createSiteHolder, type SiteHolder } from './site/holder.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   /** Search results per (generation, normalized query), up to 5 minutes (docs/design.md, search results). */
   searchCache: ResultCache<ServiceList>;
   details: DetailCache;
+  /** This app's Prometheus metrics (its own registry), served at GET /metrics. */
+  metrics: ServeMetrics;
   /** Randomness for key values and ids (injectable for tests). */
   random: (n: number) => Buffer;
   /** Route groups mounted after the API (MCP, pages); required, so no caller forgets them silently. */
@@ -66,15 +69,19 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   const searchCache = new ResultCache<ServiceList>(5 * 60_000, 500);
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
+  const metrics = createServeMetrics({ clock: opts.clock, generation: () => site.peek() });
+  const writes = WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock());
+  writes.observeAppends((kind, seconds) => metrics.inboxAppend(kind, seconds));
   return {
     clock: opts.clock,
     config: opts.config,
     secret: opts.secret,
     log: opts.log,
     site,
-    writes: WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock()),
+    writes,
     searchCache,
     details: new DetailCache(),
+    metrics,
     random: opts.random ?? randomBytes,
     mounts: opts.mounts,
     openapi: opts.openapi,

@@ -59,6 +59,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
   const id = run.id;
   try {
     const { steps, step } = stepTimer();
+    run.steps = steps; // the run's metrics textfile, also when a step fails
     let beforeCommit = 0;
     // Results are keyed by service, never read in insertion order: let DuckDB write them in parallel.
     await store.run('SET preserve_insertion_order = false');

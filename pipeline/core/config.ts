@@ -86,6 +86,17 @@ export const ConfigSchema = z
           .positive()
           .default(16 * 1024),
         rateLimits: RateLimitsSchema.prefault({}),
+        /**
+         * GET /metrics (README "Metrics"): on by default, open like most exporters; set `token` (or
+         * ATLAS_METRICS_TOKEN) when the port is reachable by others, or `enabled: false` to drop it.
+         */
+        metrics: z
+          .object({
+            enabled: z.boolean().default(true),
+            /** When set, a scrape must send `Authorization: Bearer <token>`. */
+            token: z.string().min(16).optional(),
+          })
+          .prefault({}),
       })
       .prefault({}),
     paths: z
@@ -106,7 +117,7 @@ export function parseConfig(raw: unknown, origin = 'config'): Config {
 
 /**
  * Load the config file: an explicit path must exist; the default `./atlas.config.json` is optional.
- * Environment overrides: ATLAS_USER_AGENT, ATLAS_CONTACT_URL, ATLAS_BASE_URL (secrets: ATLAS_SECRET, see secret.ts).
+ * Environment overrides: ATLAS_USER_AGENT, ATLAS_CONTACT_URL, ATLAS_BASE_URL, ATLAS_METRICS_TOKEN (secrets: ATLAS_SECRET, see secret.ts).
  */
 export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Config {
   let raw: unknown = {};
@@ -124,6 +135,7 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   if (env.ATLAS_USER_AGENT) cfg.probe.userAgent = env.ATLAS_USER_AGENT;
   if (env.ATLAS_CONTACT_URL) cfg.probe.contactUrl = env.ATLAS_CONTACT_URL;
   if (env.ATLAS_BASE_URL) cfg.serve.baseUrl = env.ATLAS_BASE_URL;
+  if (env.ATLAS_METRICS_TOKEN) cfg.serve.metrics.token = env.ATLAS_METRICS_TOKEN;
   return cfg;
 }
 

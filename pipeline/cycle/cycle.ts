@@ -65,6 +65,7 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
       steps.push({ step: name, status: 'skipped' });
       return;
     }
+    const t0 = performance.now(); // the step's duration, for the run's metrics textfile only
     try {
       const detail = await fn();
       steps.push({ step: name, status: 'ok', detail });
@@ -72,6 +73,8 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
       const message = isAtlasError(e) ? e.message : `unexpected: ${(e as Error)?.message ?? String(e)}`;
       ctx.log.warn(`cycle: ${name} failed: ${message}`);
       steps.push({ step: name, status: 'failed', error: message });
+    } finally {
+      run.steps[name] = Math.round(performance.now() - t0);
     }
   };
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunStatus } from '../../site/contract/common.ts';
+import { recordRunTextfile } from './run-textfile.ts';
 import type { Store } from './store.ts';
 
 /** The service's own runs (the `runs` table): one row per job run, started then finished (statuses: the contract's RUN_STATUSES). */
@@ -42,6 +43,8 @@ export interface Run {
   readonly startedAt: Date;
   /** Stored as JSON in `counts` when the run finishes, also when `fn` throws (set it as work goes). */
   counts: unknown;
+  /** Named step durations in ms (stepTimer's `steps`), for the run's metrics textfile; set as work goes. */
+  steps: Record<string, number>;
   /** How a run whose `fn` returns is recorded: `ok`, or `partial` when a part of it failed. */
   status: 'ok' | 'partial';
   /** `error` of a run that returns (e.g. which parts failed); a throw records the thrown message. */
@@ -53,11 +56,12 @@ export interface Run {
  * running, with no finished_at), then `fn` runs, then the row is finished — `run.status` with
  * `run.counts` when `fn` returns, `failed` with the same counts and the thrown message when it
  * throws (the error is re-thrown; a failure to record it never hides it). The row is written
- * outside any transaction of `fn`, so a rolled-back run still leaves its record.
+ * outside any transaction of `fn`, so a rolled-back run still leaves its record. Every finished
+ * run, of any kind, then writes its Prometheus textfile (run-textfile.ts).
  */
 export async function withRun<T>(store: Store, kind: string, opts: RunOptions, fn: (run: Run) => Promise<T>): Promise<T> {
   const startedAt = opts.startedAt ?? opts.clock();
-  const run: Run = { id: newRunId(kind, startedAt), kind, startedAt, counts: {}, status: 'ok', error: null };
+  const run: Run = { id: newRunId(kind, startedAt), kind, startedAt, counts: {}, steps: {}, status: 'ok', error: null };
   await store.run(
     `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
     [run.id, kind, opts.scheduledAt ? opts.scheduledAt.toISOString() : null, startedAt.toISOString(), JSON.stringify(opts.args ?? {})],
@@ -75,14 +79,17 @@ export async function withRun<T>(store: Store, kind: string, opts: RunOptions, f
     out = await fn(run);
   } catch (e) {
     await finish('failed', errorMessage(e)).catch(() => undefined);
+    await recordRunTextfile(store, run, 'failed');
     throw e;
   }
   try {
     await finish(run.status, run.error);
   } catch (e) {
     await finish('failed', `recording the finished run failed: ${errorMessage(e)}`).catch(() => undefined);
+    await recordRunTextfile(store, run, 'failed');
     throw e;
   }
+  await recordRunTextfile(store, run, run.status);
   return out;
 }
 

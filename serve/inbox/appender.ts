@@ -12,6 +12,8 @@ export class JsonlAppender {
   private fh: FileHandle | null = null;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Called after each record is written and fsynced, with the write + fsync time in seconds (metrics). */
+  onAppend: ((seconds: number) => void) | undefined;
 
   constructor(readonly path: string) {}
 
@@ -53,8 +55,10 @@ export class JsonlAppender {
     const line = `${JSON.stringify(record)}\n`;
     const run = async () => {
       const fh = await this.handle();
+      const t0 = performance.now();
       await fh.write(line);
       await fh.sync();
+      this.onAppend?.((performance.now() - t0) / 1000);
     };
     const p = this.chain.then(run, run);
     this.chain = p.catch(() => undefined);

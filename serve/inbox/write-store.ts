@@ -50,6 +50,11 @@ export class WriteStore {
     return ws;
   }
 
+  /** `fn` sees every record appended to this replica's logs, with its write + fsync time in seconds. */
+  observeAppends(fn: (kind: InboxKind, seconds: number) => void): void {
+    for (const kind of Object.keys(this.logs) as InboxKind[]) this.logs[kind].onAppend = (s) => fn(kind, s);
+  }
+
   keyIdFor(keyHash: string): string | undefined {
     return this.keyIdByHash.get(keyHash);
   }

@@ -37,15 +37,20 @@ export function searchServicesEntry(
   const rawKey = rawQueryString === undefined ? undefined : `${site.generation}\u0000raw\u0000${rawQueryString}`;
   if (rawKey !== undefined) {
     const hit = deps.searchCache.get(rawKey, nowMs);
-    if (hit) return hit;
+    if (hit) {
+      deps.metrics.searchLookup(true); // one hit or miss per search, whichever key answered it
+      return hit;
+    }
   }
   const q = parseServicesQuery(typeof rawQuery === 'function' ? rawQuery() : rawQuery);
   const key = `${site.generation}\u0000${queryKey(q)}`;
   const hit = deps.searchCache.get(key, nowMs);
   if (hit) {
+    deps.metrics.searchLookup(true);
     if (rawKey !== undefined) deps.searchCache.alias(rawKey, hit);
     return hit;
   }
+  deps.metrics.searchLookup(false);
   const { total, page } = runSearch(site.rows, site.columns, site.orders, q, nowMs);
   const body: ServiceList = {
     api_status: API_STATUS,

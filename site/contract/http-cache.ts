@@ -62,6 +62,8 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
   { path: /^\/openapi\.json$/, cls: 'published', vary: false, staticPaths: ['/openapi.json'] },
   { path: /^\/healthz$/, cls: 'probe', vary: false },
   { path: /^\/mcp$/, cls: 'uncached', vary: false },
+  // A scrape must see the counters as they are now.
+  { path: /^\/metrics$/, cls: 'uncached', vary: false },
   { path: /^\/assets\//, cls: 'asset', vary: false, staticPaths: ['/assets/*'] },
   // Agent discovery documents: written by publish too, unchanged until the next publish.
   { path: /^\/(llms\.txt|server\.json)$/, cls: 'published', vary: false, staticPaths: ['/llms.txt', '/server.json'] },
