@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Gauge, Registry } from 'prom-client';
+import type { RunStatus } from '../../site/contract/common.ts';
 
 /**
  * A pipeline run as a Prometheus textfile for node_exporter's textfile collector (README
@@ -12,7 +13,7 @@ import { Gauge, Registry } from 'prom-client';
  */
 export interface RunTextfile {
   kind: string;
-  status: 'ok' | 'partial' | 'failed';
+  status: Exclude<RunStatus, 'running'>;
   /** Seconds the run took (its `runs` row: finished_at - started_at). */
   durationSeconds: number;
   /** When the latest ok or partial run of this kind finished, in Unix seconds; null when none has. */

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { METRICS_DIR, writeRunTextfile } from '../core/textfile-metrics.ts';
-import type { Run } from './runs.ts';
+import type { Run, RunStatus } from './runs.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { Store } from './store.ts';
  * folder is the database's (`<data>/atlas.duckdb`); an in-memory store writes none. Best effort:
  * the run's outcome is already recorded, so a failure here is swallowed and never changes it.
  */
-export async function recordRunTextfile(store: Store, run: Run, status: 'ok' | 'partial' | 'failed'): Promise<void> {
+export async function recordRunTextfile(store: Store, run: Run, status: Exclude<RunStatus, 'running'>): Promise<void> {
   if (store.path === ':memory:' || store.path === '') return;
   try {
     const rows = await store.all<{ started: number | null; finished: number | null; last_ok: number | null }>(

@@ -144,6 +144,8 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'cli/commands/util.ts ERROR_CODES',
   'cli/commands/verify.ts ERROR_CODES',
   'pipeline/store/export.ts ERROR_CODES',
+  'pipeline/core/textfile-metrics.ts RUN_STATUSES',
+  'pipeline/store/run-textfile.ts RUN_STATUSES',
   'site/discovery/badge.ts FRESHNESS_VALUES',
   'site/discovery/llms.ts SORTS',
   'pipeline/compute/run.ts DIRECTORY_SCOPES',
