@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_INTERVAL_HOURS, CHECK_INTERVAL_NAMES, NETWORKS_SOURCES, SERVICE_TIERS } from '../../../site/contract/common.ts';
+import {
+  CHECK_INTERVAL_HOURS,
+  CHECK_INTERVAL_NAMES,
+  CHECK_KINDS,
+  NETWORKS_SOURCES,
+  PASS_RULE_OF_KIND,
+  PASS_RULES,
+  SERVICE_TIERS,
+} from '../../../site/contract/common.ts';
 import { intervalLabel } from '../../../site/pages/format.ts';
 import { withDb } from './helpers.ts';
 
@@ -26,6 +34,17 @@ describe('rules file and contract agree', () => {
       for (const tier of SERVICE_TIERS) {
         const [row] = await store.all<{ s: string }>('SELECT atlas_unknown_networks_source($1) AS s', [tier]);
         expect(NETWORKS_SOURCES as readonly string[]).toContain(row?.s);
+      }
+    });
+  });
+
+  it('atlas_check_kind reads each kind back from its pass rule (PASS_RULE_OF_KIND), every rule of PASS_RULES', async () => {
+    await withDb(async (store) => {
+      for (const kind of CHECK_KINDS) {
+        const rule = PASS_RULE_OF_KIND[kind];
+        expect(PASS_RULES as readonly string[]).toContain(rule);
+        const [row] = await store.all<{ k: string }>('SELECT atlas_check_kind($1) AS k', [rule]);
+        expect(row?.k).toBe(kind);
       }
     });
   });
