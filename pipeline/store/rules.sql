@@ -14,6 +14,7 @@
 -- operations counted in evidence          atlas_counted_operations                 expected checks
 -- expected checks (per operation)         atlas_expected_checks(lo, hi)            evidence_30d, weekly reports
 -- missed checks                           atlas_missed(expected, ran)              evidence_30d, weekly reports
+-- pass rate                               atlas_pass_rate(passed, ran)             evidence_30d, weekly reports
 -- report window [lo, hi)                 atlas_in_window(t, lo, hi)               weekly reports
 -- checks in a report window               atlas_window_checks(lo, hi),             weekly reports
 --                                         atlas_operation_checks(lo, hi)
@@ -114,6 +115,9 @@ SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.pass_rule,
   ELSE 0 END), 0)::BIGINT AS expected
 FROM ops o JOIN stretches st ON st.service_id = o.service_id AND st.operation = o.operation
 GROUP BY ALL;
+
+-- Rule: pass rate = passed / ran, null when nothing ran (missed checks never enter it).
+CREATE OR REPLACE MACRO atlas_pass_rate(passed, ran) AS CASE WHEN coalesce(ran, 0) > 0 THEN passed / ran END::DOUBLE;
 
 -- Rule: missed checks = expected minus checks that ran, never below 0 (per operation; shown
 -- separately, never counted as failures).
@@ -269,7 +273,7 @@ SELECT s.id AS service_id,
   coalesce(ps.checks_30d, 0)::INTEGER AS checks_30d,
   coalesce(ps.passed_30d, 0)::INTEGER AS passed_30d,
   coalesce(ps.missed_30d, 0)::INTEGER AS missed_30d,
-  CASE WHEN coalesce(ps.checks_30d, 0) > 0 THEN ps.passed_30d / ps.checks_30d END::DOUBLE AS pass_rate,
+  atlas_pass_rate(ps.passed_30d, ps.checks_30d) AS pass_rate,
   atlas_freshness(ps.last_at, ps.primary_hours, p.now) AS freshness,
   ps.last_at AS last_check_at,
   CASE WHEN lr.service_id IS NOT NULL THEN to_json({
