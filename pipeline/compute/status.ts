@@ -63,21 +63,18 @@ export async function dataAsOf(store: Store, now: Date): Promise<string | null> 
 export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = {}): Promise<RunLog> {
   const at = timeParam(now);
   const [since] = await store.all<{ at: string | null }>('SELECT min(started_at) AS at FROM runs WHERE started_at <= $1::TIMESTAMP', [at]);
-  const kinds = Object.keys(RUN_SCHEDULE)
-    .map((k) => `'${k}'`)
-    .join(', ');
   const rows = await store.all<RunRow>(
     `
     WITH r AS (
       SELECT id, kind, CASE WHEN id = $2 THEN 'ok' ELSE status END AS status, scheduled_at, started_at, finished_at
       FROM runs WHERE started_at <= $1::TIMESTAMP)
     SELECT * FROM r
-    WHERE (kind IN (${kinds})
+    WHERE (list_contains($3::JSON::VARCHAR[], kind)
         AND coalesce(scheduled_at, started_at) <= $1::TIMESTAMP
-        AND coalesce(scheduled_at, started_at) >= $1::TIMESTAMP - INTERVAL ${LONGEST_STATUS_WINDOW_HOURS} HOUR)
+        AND coalesce(scheduled_at, started_at) >= $1::TIMESTAMP - to_hours($4::BIGINT))
       OR id IN (SELECT id FROM r QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1)
     ORDER BY started_at, id`,
-    [at, opts.ownRunId ?? ''],
+    [at, opts.ownRunId ?? '', JSON.stringify(Object.keys(RUN_SCHEDULE)), LONGEST_STATUS_WINDOW_HOURS],
   );
   return {
     generated_at: now.toISOString(),

@@ -1,8 +1,9 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import type { Store } from '../store/store.ts';
 import { readInbox } from './read.ts';
-import type { InboxKind } from './records.ts';
+import { INBOX_KINDS, type InboxKind, RECORD_SCHEMAS, Time } from './records.ts';
 
 /**
  * `atlas ingest inbox`: load the server's append logs (every replica's file) into the DuckDB tables
@@ -22,39 +23,19 @@ export interface KindSummary {
   skipped: number;
 }
 
-const COLUMNS: Record<InboxKind, { name: string; type: string }[]> = {
-  keys: [
-    { name: 'key_id', type: 'VARCHAR' },
-    { name: 'key_hash', type: 'VARCHAR' },
-    { name: 'label', type: 'VARCHAR' },
-    { name: 'contact', type: 'VARCHAR' },
-    { name: 'created_at', type: 'TIMESTAMP' },
-    { name: 'address_hash', type: 'VARCHAR' },
-  ],
-  outcomes: [
-    { name: 'id', type: 'VARCHAR' },
-    { name: 'key_id', type: 'VARCHAR' },
-    { name: 'idempotency_key', type: 'VARCHAR' },
-    { name: 'service_id', type: 'VARCHAR' },
-    { name: 'referral_id', type: 'VARCHAR' },
-    { name: 'outcome', type: 'VARCHAR' },
-    { name: 'failure_kind', type: 'VARCHAR' },
-    { name: 'operation', type: 'VARCHAR' },
-    { name: 'task_category', type: 'VARCHAR' },
-    { name: 'reported_at', type: 'TIMESTAMP' },
-    { name: 'received_at', type: 'TIMESTAMP' },
-    { name: 'moderation', type: 'VARCHAR' },
-  ],
-  feedback: [
-    { name: 'id', type: 'VARCHAR' },
-    { name: 'kind', type: 'VARCHAR' },
-    { name: 'note', type: 'VARCHAR' },
-    { name: 'about', type: 'VARCHAR' },
-    { name: 'contact', type: 'VARCHAR' },
-    { name: 'received_at', type: 'TIMESTAMP' },
-    { name: 'address_hash', type: 'VARCHAR' },
-  ],
-};
+/**
+ * Columns of each kind's table, in the order of its record schema (pipeline/inbox/records.ts): a time
+ * member (schema Time, nullable or not) is a TIMESTAMP, every other member a VARCHAR.
+ */
+const columnsOf = (schema: z.ZodObject): { name: string; type: string }[] =>
+  Object.entries(schema.shape).map(([name, field]) => {
+    const inner = field instanceof z.ZodNullable ? field.unwrap() : field;
+    return { name, type: inner === Time ? 'TIMESTAMP' : 'VARCHAR' };
+  });
+const COLUMNS = Object.fromEntries(INBOX_KINDS.map((k) => [k, columnsOf(RECORD_SCHEMAS[k])])) as Record<
+  InboxKind,
+  { name: string; type: string }[]
+>;
 
 const ID_COLUMN: Record<InboxKind, string> = { keys: 'key_id', outcomes: 'id', feedback: 'id' };
 const BATCH = 200;

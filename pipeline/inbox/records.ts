@@ -12,7 +12,8 @@ import { z } from 'zod';
 export const INBOX_KINDS = ['keys', 'outcomes', 'feedback'] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 
-const Time = z.iso.datetime({ offset: true });
+/** A time member: stored as TIMESTAMP by `atlas ingest inbox` (pipeline/inbox/load.ts reads this schema). */
+export const Time = z.iso.datetime({ offset: true });
 
 export const KeyRecordSchema = z.object({
   key_id: z.string().min(1),
@@ -56,7 +57,7 @@ export const RECORD_SCHEMAS = {
   keys: KeyRecordSchema,
   outcomes: OutcomeRecordSchema,
   feedback: FeedbackRecordSchema,
-} as const;
+} as const satisfies Record<InboxKind, z.ZodObject>;
 
 export interface InboxRecordByKind {
   keys: KeyRecord;
@@ -64,8 +65,8 @@ export interface InboxRecordByKind {
   feedback: FeedbackRecord;
 }
 
-/** `<kind>-<replica id>.jsonl`; replica ids are limited to [A-Za-z0-9_.-]. */
-export const LOG_FILE_RE = /^(keys|outcomes|feedback)-([A-Za-z0-9_.-]{1,64})\.jsonl$/;
+/** `<kind>-<replica id>.jsonl` for every kind of INBOX_KINDS; replica ids are limited to [A-Za-z0-9_.-]. */
+export const LOG_FILE_RE = new RegExp(`^(${INBOX_KINDS.join('|')})-([A-Za-z0-9_.-]{1,64})\\.jsonl$`);
 
 export function logFileName(kind: InboxKind, replicaId: string): string {
   return `${kind}-${replicaId}.jsonl`;

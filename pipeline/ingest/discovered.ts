@@ -1,3 +1,4 @@
+import { type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -20,7 +21,7 @@ export interface DiscoveredRecord {
   id: string;
   type: 'api_endpoint' | 'mcp_server';
   protocol: 'x402' | 'mcp';
-  pass_rule: 'x402-mainnet/1' | 'mcp-reach/3';
+  pass_rule: (typeof PASS_RULE_OF_KIND)['x402' | 'mcp'];
   name: string;
   host: string;
   url: string;
@@ -217,8 +218,8 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   );
   await store.run(
     `INSERT INTO interval_changes (service_id, operation, changed_at, from_hours, to_hours, rule, reason)
-     SELECT id, 'primary', $1::TIMESTAMP, NULL, $2::INTEGER, 'schedule/1', 'new_until_third_probe' FROM ingest_new`,
-    [now, NEW_DISCOVERED_INTERVAL_HOURS],
+     SELECT id, 'primary', $1::TIMESTAMP, NULL, $2::INTEGER, $3, 'new_until_third_probe' FROM ingest_new`,
+    [now, NEW_DISCOVERED_INTERVAL_HOURS, SCHEDULE_RULE],
   );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)

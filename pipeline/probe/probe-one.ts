@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
 import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
 import { normalizeTerms, type Terms } from '../x402/terms.ts';
 import type { DueOperation } from './due.ts';
@@ -23,12 +24,12 @@ export interface ProbeOutcome {
 
 export function judge(op: DueOperation, res: EdgeResult, secret: string): { verdict: Verdict; terms: Terms | null } {
   let payment: PaymentRequestRead | null = null;
-  if (res.ok && res.status === 402 && op.passRule !== 'mcp-reach/3' && op.kind === 'call')
+  if (res.ok && res.status === 402 && op.passRule !== PASS_RULE_OF_KIND.mcp && op.kind === 'call')
     payment = readPaymentRequest(res.headers, res.body);
   const verdict =
-    op.passRule === 'reviewed/1'
+    op.passRule === PASS_RULE_OF_KIND.reviewed
       ? reviewedRule(res, op.expectedStatuses)
-      : op.passRule === 'mcp-reach/3'
+      : op.passRule === PASS_RULE_OF_KIND.mcp
         ? mcpReachRule(res)
         : x402MainnetRule(res, payment);
   const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;

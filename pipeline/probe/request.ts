@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
 import type { DueOperation } from './due.ts';
 import type { EdgeRequest } from './safe-fetch.ts';
 
@@ -18,18 +19,18 @@ export interface RequestSettings {
 export const userAgentOf = (s: RequestSettings): string => `${s.userAgent} (+${s.contactUrl})`;
 
 export function buildRequest(op: DueOperation, s: RequestSettings): EdgeRequest {
-  const method = op.passRule === 'mcp-reach/3' ? 'GET' : op.method || 'GET';
+  const method = op.passRule === PASS_RULE_OF_KIND.mcp ? 'GET' : op.method || 'GET';
   const headers: Record<string, string> = {
     'user-agent': userAgentOf(s),
     accept: op.kind === 'documentation' ? 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8' : 'application/json',
   };
   let body: string | null = null;
-  const x402 = op.passRule === 'x402-mainnet/1' || op.protocol === 'x402';
+  const x402 = op.passRule === PASS_RULE_OF_KIND.x402 || op.protocol === 'x402';
   if (method !== 'GET' && method !== 'HEAD' && x402) {
     body = '{}';
     headers['content-type'] = 'application/json';
   }
   const wantBody =
-    op.kind === 'documentation' ? () => true : op.passRule === 'mcp-reach/3' ? () => false : (status: number) => status === 402;
+    op.kind === 'documentation' ? () => true : op.passRule === PASS_RULE_OF_KIND.mcp ? () => false : (status: number) => status === 402;
   return { url: op.url, method, headers, body, wantBody };
 }

@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
@@ -254,7 +255,7 @@ function toRow(o: ProbeOutcome, runId: string) {
     ttfbMs: r.ttfbMs === null ? null : round(r.ttfbMs),
     runId,
     url: o.op.url,
-    method: o.op.passRule === 'mcp-reach/3' ? 'GET' : o.op.method,
+    method: o.op.passRule === PASS_RULE_OF_KIND.mcp ? 'GET' : o.op.method,
     bytes: r.ok ? r.bytes : null,
     detail: o.verdict.detail ? o.verdict.detail.slice(0, 300) : null,
   };

@@ -1,10 +1,9 @@
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { CORRECTION_NOTE_MAX, ReportCorrection } from '../../site/contract/reports.ts';
-import type { Correction } from './schema.ts';
 import { parseWeekId, weekId } from './week.ts';
 
-type FigureValue = Correction['figures'][string];
+type FigureValue = ReportCorrection['figures'][string];
 
 /**
  * Parse `PATH=VALUE` arguments of `atlas report correct --figure`. PATH is a dotted path to an
@@ -40,7 +39,7 @@ export function parseFigureAssignments(args: readonly string[], body: unknown): 
 }
 
 /** Corrections of one week, in order (seq 1, 2, …). */
-export async function listCorrections(store: Store, week: string): Promise<Correction[]> {
+export async function listCorrections(store: Store, week: string): Promise<ReportCorrection[]> {
   const rows = await store.all<{ seq: number; corrected_at: string; note: string; figures: string }>(
     `SELECT seq, corrected_at, note, figures FROM report_corrections WHERE week = $1::DATE ORDER BY seq`,
     [week],
@@ -61,7 +60,7 @@ export async function appendCorrection(
   store: Store,
   input: { week: string; note: string; figures?: readonly string[] },
   now: Date,
-): Promise<Correction> {
+): Promise<ReportCorrection> {
   const ws = parseWeekId(input.week);
   if (!ws) throw new AtlasError('bad_usage', `--week must be a Monday in YYYY-MM-DD form (got ${JSON.stringify(input.week)})`);
   const note = input.note.trim();

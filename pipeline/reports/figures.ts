@@ -20,7 +20,8 @@ function tally<K extends string>(keys: readonly K[], rows: Array<{ k: unknown; n
 }
 
 /**
- * The figures of one week, pure SQL over raw tables, counting events in [weekStart, until).
+ * The figures of one week, pure SQL over raw tables, counting events in [weekStart, until) (macro
+ * atlas_in_window, pipeline/store/rules.sql; interval names by atlas_interval_name there).
  * `until` is the week end for a frozen report and "now" for `current` (never past the week end).
  * Deterministic: the same data and times give the same body, key order included.
  */
@@ -55,28 +56,28 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
       SELECT d.service_id, arg_max(d.in_directory, d.evaluated_at) AS in_dir
       FROM directory d, p WHERE d.evaluated_at < p.until GROUP BY d.service_id)`);
   const addedRows = await q<{ k: string; n: unknown }>(
-    `SELECT tier AS k, count(*)::INTEGER AS n FROM services, p WHERE created_at >= p.ws AND created_at < p.until GROUP BY 1`,
+    `SELECT tier AS k, count(*)::INTEGER AS n FROM services, p WHERE atlas_in_window(created_at, p.ws, p.until) GROUP BY 1`,
   );
   const [events] = await q<{ delisted: unknown; relisted: unknown }>(`
     SELECT count(*) FILTER (WHERE NOT listed)::INTEGER AS delisted,
            count(*) FILTER (WHERE listed AND coalesce(reason, '') <> 'first_seen')::INTEGER AS relisted
-    FROM listing_events, p WHERE event_at >= p.ws AND event_at < p.until`);
+    FROM listing_events, p WHERE atlas_in_window(event_at, p.ws, p.until)`);
   const intervalRows = await q<{ k: string; n: unknown }>(`
-    SELECT CASE to_hours WHEN 1 THEN 'hourly' WHEN 24 THEN 'daily' WHEN 168 THEN 'weekly' WHEN 720 THEN 'monthly' ELSE 'other' END AS k,
+    SELECT coalesce(atlas_interval_name(to_hours), 'other') AS k,
            count(*)::INTEGER AS n
-    FROM interval_changes, p WHERE from_hours IS NOT NULL AND changed_at >= p.ws AND changed_at < p.until GROUP BY 1`);
+    FROM interval_changes, p WHERE from_hours IS NOT NULL AND atlas_in_window(changed_at, p.ws, p.until) GROUP BY 1`);
   const [docs] = await q<{ changes: unknown; needs_review: unknown; services: unknown }>(`
     SELECT count(*)::INTEGER AS changes, count(*) FILTER (WHERE needs_review)::INTEGER AS needs_review,
            count(DISTINCT service_id)::INTEGER AS services
-    FROM changes, p WHERE detected_at >= p.ws AND detected_at < p.until`);
+    FROM changes, p WHERE atlas_in_window(detected_at, p.ws, p.until)`);
   const outcomeRows = await q<{ k: string; n: unknown }>(
-    `SELECT outcome AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1`,
+    `SELECT outcome AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1`,
   );
   const moderationRows = await q<{ k: string; n: unknown }>(
-    `SELECT moderation AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1 ORDER BY 1`,
+    `SELECT moderation AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1 ORDER BY 1`,
   );
   const feedbackRows = await q<{ k: string; n: unknown }>(
-    `SELECT kind AS k, count(*)::INTEGER AS n FROM feedback, p WHERE received_at >= p.ws AND received_at < p.until GROUP BY 1`,
+    `SELECT kind AS k, count(*)::INTEGER AS n FROM feedback, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1`,
   );
   const sum = (rows: Array<{ n: unknown }>) => rows.reduce((a, r) => a + int(r.n), 0);
 

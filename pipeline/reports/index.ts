@@ -1,5 +1,4 @@
 export * from './week.ts';
-export * from './schema.ts';
 export * from './figures.ts';
 export * from './freeze.ts';
 export * from './corrections.ts';

@@ -4,7 +4,7 @@ import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { listCorrections } from './corrections.ts';
 import { computeWeekFigures } from './figures.ts';
-import type { ReportIndex, ReportResponse } from './schema.ts';
+import type { Report, ReportList } from '../../site/contract/reports.ts';
 import { mondayOf, parseWeekId, weekEnd, weekId } from './week.ts';
 
 export const reportApiPath = (id: string): string => `/api/v1/reports/${id}`;
@@ -18,7 +18,7 @@ const lastDay = (weekStart: Date): string => weekId(new Date(weekEnd(weekStart).
  * gives the stored bytes; `generated_at` is the latest of the freeze and the corrections, so the
  * response is a function of the database alone.
  */
-export async function readFrozenReport(store: Store, weekStart: Date): Promise<ReportResponse | null> {
+export async function readFrozenReport(store: Store, weekStart: Date): Promise<Report | null> {
   const id = weekId(weekStart);
   const [row] = await store.all<{ frozen_at: string; body: string }>(`SELECT frozen_at, body FROM reports WHERE week = $1::DATE`, [id]);
   if (!row) return null;
@@ -39,7 +39,7 @@ export async function readFrozenReport(store: Store, weekStart: Date): Promise<R
 }
 
 /** Provisional week-to-date figures for the week containing `now` (the id `current`). */
-export async function currentReport(store: Store, now: Date): Promise<ReportResponse> {
+export async function currentReport(store: Store, now: Date): Promise<Report> {
   const ws = mondayOf(now);
   return {
     api_status: API_STATUS,
@@ -59,7 +59,7 @@ export async function currentReport(store: Store, now: Date): Promise<ReportResp
  * is not a Monday, or a week that is not frozen → not_found. The Monday of the running week answers
  * with the provisional figures, like `current`.
  */
-export async function getReport(store: Store, id: string, now: Date): Promise<ReportResponse> {
+export async function getReport(store: Store, id: string, now: Date): Promise<Report> {
   if (id === 'current') return currentReport(store, now);
   const ws = parseWeekId(id);
   if (!ws)
@@ -77,7 +77,7 @@ export async function getReport(store: Store, id: string, now: Date): Promise<Re
 }
 
 /** Frozen weeks, newest first (contract `ReportList`, body of `/api/v1/reports`). */
-export async function listReports(store: Store, now: Date): Promise<ReportIndex> {
+export async function listReports(store: Store, now: Date): Promise<ReportList> {
   const rows = await store.all<{ week: string; frozen_at: string; n: number }>(`
     SELECT strftime(r.week, '%Y-%m-%d') AS week, r.frozen_at, (SELECT count(*) FROM report_corrections c WHERE c.week = r.week)::INTEGER AS n
     FROM reports r ORDER BY r.week DESC`);

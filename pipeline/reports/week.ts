@@ -1,3 +1,4 @@
+import { REPORT_ID_PATTERN } from '../../site/contract/common.ts';
 import { DAY_MS } from '../core/clock.ts';
 
 /**
@@ -6,7 +7,15 @@ import { DAY_MS } from '../core/clock.ts';
  */
 export const WEEK_MS = 7 * DAY_MS;
 
-const WEEK_ID_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * A week id: the dated alternative of the contract's REPORT_ID_PATTERN (the other is `current`), so
+ * the ids parsed here are exactly the dated ids the API accepts.
+ */
+const WEEK_ID_RE = (() => {
+  const m = /^\^\(current\|(.+)\)\$$/.exec(REPORT_ID_PATTERN);
+  if (!m) throw new Error(`REPORT_ID_PATTERN has no dated alternative: ${REPORT_ID_PATTERN}`);
+  return new RegExp(`^${m[1]}$`);
+})();
 
 /** The Monday 00:00 UTC that starts the week containing `at`. */
 export function mondayOf(at: Date): Date {
@@ -25,9 +34,9 @@ export const weekId = (weekStart: Date): string => weekStart.toISOString().slice
  * in `YYYY-MM-DD` form falling on a Monday (callers turn null into not_found).
  */
 export function parseWeekId(id: string): Date | null {
-  const m = WEEK_ID_RE.exec(id);
-  if (!m) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (!WEEK_ID_RE.test(id)) return null;
+  const [y, mo, da] = id.split('-').map(Number) as [number, number, number];
+  const d = new Date(Date.UTC(y, mo - 1, da));
   if (Number.isNaN(d.getTime()) || weekId(d) !== id) return null; // rejects 2026-02-30
   return d.getUTCDay() === 1 ? d : null;
 }

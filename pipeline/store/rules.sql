@@ -14,6 +14,7 @@
 -- operations counted in evidence          atlas_counted_operations                 expected checks
 -- expected checks (per operation)         atlas_expected_checks(lo, hi)            evidence_30d, weekly reports
 -- missed checks                           atlas_missed(expected, ran)              evidence_30d, weekly reports
+-- pass rate                               atlas_pass_rate(passed, ran)             evidence_30d, weekly reports
 -- report window [lo, hi)                 atlas_in_window(t, lo, hi)               weekly reports
 -- checks in a report window               atlas_window_checks(lo, hi),             weekly reports
 --                                         atlas_operation_checks(lo, hi)
@@ -23,6 +24,12 @@
 --                                                                                   weekly reports
 -- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
 --                                                                                   publish reads service_derived
+-- networks source when none is known      atlas_unknown_networks_source(tier)      atlas_price_networks; publish
+--                                                                                   (before the first compute)
+-- provider endpoints (services per host)  atlas_provider_endpoints                 atlas_price_networks; publish
+-- monitoring days, limited evidence       atlas_monitoring_days(since, at),        evidence_30d; publish (before
+--                                         atlas_limited_evidence(since, at)        the first compute)
+-- interval name of hours                  atlas_interval_name(h)                   evidence_30d, weekly reports
 -- listing criteria (listing-criteria/1)   listing_criteria (at atlas_compute_now)  compute (directory); publish and
 --                                                                                   the server read its results
 --
@@ -40,7 +47,7 @@ CREATE OR REPLACE MACRO atlas_compute_now() AS coalesce(getvariable('atlas_now')
 -- Interval name of a number of hours (check_interval): hourly 1, daily 24, weekly 168, monthly 720.
 CREATE OR REPLACE MACRO atlas_interval_name(h) AS CASE h WHEN 1 THEN 'hourly' WHEN 24 THEN 'daily' WHEN 168 THEN 'weekly' WHEN 720 THEN 'monthly' END;
 
--- ISO-8601 UTC text of a TIMESTAMP (for JSON members).
+-- ISO-8601 UTC text of a TIMESTAMP (for JSON members; what `Date#toISOString` writes).
 CREATE OR REPLACE MACRO atlas_iso(t) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ');
 
 -- ---------------------------------------------------------------------------------------------------
@@ -108,6 +115,9 @@ SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.pass_rule,
   ELSE 0 END), 0)::BIGINT AS expected
 FROM ops o JOIN stretches st ON st.service_id = o.service_id AND st.operation = o.operation
 GROUP BY ALL;
+
+-- Rule: pass rate = passed / ran, null when nothing ran (missed checks never enter it).
+CREATE OR REPLACE MACRO atlas_pass_rate(passed, ran) AS CASE WHEN coalesce(ran, 0) > 0 THEN passed / ran END::DOUBLE;
 
 -- Rule: missed checks = expected minus checks that ran, never below 0 (per operation; shown
 -- separately, never counted as failures).
@@ -210,6 +220,14 @@ SELECT service_id, operation, current_hours,
 FROM decided;
 
 -- ---------------------------------------------------------------------------------------------------
+-- Rule: monitoring days at instant `at`: days since monitoring started (never below 0), to 3 decimals.
+CREATE OR REPLACE MACRO atlas_monitoring_days(since, at_instant) AS round(greatest(0, epoch(at_instant) - epoch(since)) / 86400, 3)::DOUBLE;
+
+-- Rule: limited evidence at instant `at`: monitoring started less than 30 days before it (the
+-- evidence window is not yet full).
+CREATE OR REPLACE MACRO atlas_limited_evidence(since, at_instant) AS since > at_instant - INTERVAL 30 DAY;
+
+-- ---------------------------------------------------------------------------------------------------
 -- Evidence per service over the 30 days ending at the compute instant (docs/CONTRACTS.md "Compute
 -- outputs"). Counted operations: atlas_counted_operations.
 --   checks_30d / passed_30d: checks with now - 30d <= checked_at <= now (view check_aggregates).
@@ -218,7 +236,7 @@ FROM decided;
 --   pass_rate: passed_30d / checks_30d, null without checks.
 --   freshness, last_check, latest_passed: from the primary operation's latest check and its current
 --     interval (atlas_freshness at now).
---   limited_evidence: monitoring_since later than now - 30d.
+--   monitoring_days, limited_evidence: atlas_monitoring_days / atlas_limited_evidence at now.
 CREATE OR REPLACE VIEW evidence_30d AS
 WITH p AS (SELECT atlas_compute_now() AS now),
 per_op AS (
@@ -250,12 +268,12 @@ SELECT s.id AS service_id,
   atlas_interval_name(ps.primary_hours) AS check_interval,
   'schedule/1' AS check_interval_rule,
   s.monitoring_since,
-  round(greatest(0, epoch(p.now) - epoch(s.monitoring_since)) / 86400, 3)::DOUBLE AS monitoring_days,
-  s.monitoring_since > p.now - INTERVAL 30 DAY AS limited_evidence,
+  atlas_monitoring_days(s.monitoring_since, p.now) AS monitoring_days,
+  atlas_limited_evidence(s.monitoring_since, p.now) AS limited_evidence,
   coalesce(ps.checks_30d, 0)::INTEGER AS checks_30d,
   coalesce(ps.passed_30d, 0)::INTEGER AS passed_30d,
   coalesce(ps.missed_30d, 0)::INTEGER AS missed_30d,
-  CASE WHEN coalesce(ps.checks_30d, 0) > 0 THEN ps.passed_30d / ps.checks_30d END::DOUBLE AS pass_rate,
+  atlas_pass_rate(ps.passed_30d, ps.checks_30d) AS pass_rate,
   atlas_freshness(ps.last_at, ps.primary_hours, p.now) AS freshness,
   ps.last_at AS last_check_at,
   CASE WHEN lr.service_id IS NOT NULL THEN to_json({
@@ -406,6 +424,15 @@ LEFT JOIN ch ON ch.service_id = span.service_id
 LEFT JOIN latest l ON l.service_id = span.service_id;
 
 -- ---------------------------------------------------------------------------------------------------
+-- Rule: provider endpoints: the tracked services on each host (a service counts itself).
+CREATE OR REPLACE VIEW atlas_provider_endpoints AS
+SELECT host, count(*)::INTEGER AS provider_endpoints FROM services GROUP BY host;
+
+-- Rule: the networks source of a service whose networks are not known: the source that would hold
+-- them (reviewed: the operator's listing; discovered: its registry).
+CREATE OR REPLACE MACRO atlas_unknown_networks_source(tier) AS CASE WHEN tier = 'reviewed' THEN 'operator' ELSE 'registry' END;
+
+-- ---------------------------------------------------------------------------------------------------
 -- Rule: price and networks with their sources, per service, at instant hi:
 --   price_usd / price_source  discovered: the registry's lowest price on a known MAINNET stablecoin
 --                             (services.registry_price_usd; ingest converts with
@@ -415,11 +442,10 @@ LEFT JOIN latest l ON l.service_id = span.service_id;
 --   networks / networks_source  the networks of the latest valid payment request observed up to hi
 --                             (discovered: of the primary operation; reviewed: of any operation) →
 --                             'observed'; else the registry's → 'registry'; else the operator's →
---                             'operator'. With none known: [] and the source that would hold them
---                             (reviewed 'operator', discovered 'registry').
+--                             'operator'. With none known: [] and atlas_unknown_networks_source.
 --   mainnet                   true when any of those networks is a known mainnet (table networks),
 --                             false when networks are known but none is, null when none is known.
---   provider_endpoints        tracked services on the same host (itself included).
+--   provider_endpoints        view atlas_provider_endpoints.
 --   templated_url             ingest's flag, or a URL containing '/:', '{' or '%7B' (a placeholder).
 CREATE OR REPLACE MACRO atlas_price_networks(hi) AS TABLE
 WITH mainnet_ids AS (SELECT coalesce(list(id), []) AS ids FROM networks WHERE mainnet),
@@ -435,7 +461,6 @@ latest_obs AS (
   FROM counted_terms t JOIN latest_at l ON l.service_id = t.service_id AND l.observed_at = t.observed_at
   QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.slot DESC, t.operation) = 1
 ),
-hosts AS (SELECT host, count(*) AS n FROM services GROUP BY host),
 chosen AS (
   SELECT s.id AS service_id, s.tier, s.host, s.url, s.templated_url,
     CASE WHEN s.tier = 'discovered' THEN s.registry_price_usd ELSE s.operator_price_usd END AS price_usd,
@@ -449,8 +474,7 @@ chosen AS (
       WHEN len(coalesce(o.networks, [])) > 0 THEN 'observed'
       WHEN len(s.registry_networks) > 0 THEN 'registry'
       WHEN len(s.operator_networks) > 0 THEN 'operator'
-      WHEN s.tier = 'reviewed' THEN 'operator'
-      ELSE 'registry'
+      ELSE atlas_unknown_networks_source(s.tier)
     END AS networks_source
   FROM services s LEFT JOIN latest_obs o ON o.service_id = s.id
 )
@@ -460,9 +484,9 @@ SELECT c.service_id,
   c.networks,
   c.networks_source,
   CASE WHEN len(c.networks) = 0 THEN NULL ELSE list_has_any(c.networks, (SELECT ids FROM mainnet_ids)) END AS mainnet,
-  h.n::INTEGER AS provider_endpoints,
+  h.provider_endpoints,
   (c.templated_url OR contains(c.url, '/:') OR contains(c.url, '{') OR contains(lower(c.url), '%7b')) AS templated_url
-FROM chosen c JOIN hosts h ON h.host = c.host;
+FROM chosen c JOIN atlas_provider_endpoints h ON h.host = c.host;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: listing criteria, listing-criteria/1. One row per service, from its evidence (evidence_30d)

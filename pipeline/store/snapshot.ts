@@ -18,7 +18,8 @@ export async function refreshSnapshot(store: Store, target: string): Promise<{ p
   await store.run(`ATTACH '${tmp.replace(/'/g, "''")}' AS ${alias}`);
   try {
     const [{ db } = { db: '' }] = await store.all<{ db: string }>('SELECT current_database() AS db');
-    await store.run(`COPY FROM DATABASE "${db}" TO ${alias}`);
+    // An identifier cannot be bound either: quoted, with any `"` doubled.
+    await store.run(`COPY FROM DATABASE "${db.replace(/"/g, '""')}" TO ${alias}`);
   } finally {
     await store.run(`DETACH ${alias}`);
   }

@@ -52,8 +52,8 @@ export const NETWORKS: readonly NetworkInfo[] = [
 
 const BY_CAIP2 = new Map(NETWORKS.map((n) => [n.caip2, n]));
 const BY_V1 = new Map(NETWORKS.filter((n) => n.v1Name).map((n) => [n.v1Name as string, n]));
-/** Non-standard ids seen in the wild. */
-const ALIASES = new Map<string, string>([
+/** Non-standard ids seen in the wild (alias → CAIP-2); the `networks` table lists every alias too. */
+export const ALIASES: ReadonlyMap<string, string> = new Map<string, string>([
   ['solana:mainnet', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'],
   ['solana:devnet', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
   ['solana:testnet', 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z'],

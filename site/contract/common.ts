@@ -54,6 +54,11 @@ export const TERMS_CHANGE_KINDS = ['price', 'network_added', 'network_removed', 
 export const PASS_RULES = ['reviewed/1', 'x402-mainnet/1', 'mcp-reach/3'] as const;
 /** Kind of a check, by its pass rule: reviewed/1 → reviewed, x402-mainnet/1 → x402, mcp-reach/3 → mcp. */
 export const CHECK_KINDS = ['reviewed', 'x402', 'mcp'] as const;
+/** The pass rule of each check kind (each one of PASS_RULES), for code that writes or tests a rule id. */
+export const PASS_RULE_OF_KIND = { reviewed: 'reviewed/1', x402: 'x402-mainnet/1', mcp: 'mcp-reach/3' } as const satisfies Record<
+  (typeof CHECK_KINDS)[number],
+  (typeof PASS_RULES)[number]
+>;
 export const RUN_STATUSES = ['running', 'ok', 'partial', 'failed'] as const;
 /** The service's own scheduled jobs (GET /api/v1/status `jobs[].kind`). */
 export const JOB_KINDS = ['probe', 'compute', 'publish', 'docs', 'report'] as const;

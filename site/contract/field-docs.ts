@@ -181,7 +181,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'Evidence.check_interval': d(
     'computed',
-    'Name of check_interval_hours: hourly (1), daily (24), weekly (168), monthly (720); any other count gets the nearest name.',
+    'Name of check_interval_hours: hourly (1), daily (24), weekly (168), monthly (720) (schedule/1 sets only these four).',
   ),
   'Evidence.check_interval_rule': d('constant', 'Identifier of the published rule that set the interval (schedule/1).'),
   'Evidence.schedule_tier': d(

@@ -1,7 +1,7 @@
 import type { FieldDoc } from './field-docs.ts';
 
 /**
- * Definitions of the weekly report body's members that its schema (pipeline/reports/schema.ts)
+ * Definitions of the weekly report body's members that its schema (ReportBody, reports.ts)
  * does not describe itself. Members with a `.describe()` text use that text.
  */
 const WEEK = 'the week (week_start to figures_until)';

@@ -1,6 +1,8 @@
 /** Formatting of figures for people. Pure; no clock: times are shown as given (UTC). */
 import type { ServiceType } from '../contract/common.ts';
 
+import { CHECK_INTERVAL_HOURS, CHECK_INTERVAL_NAMES } from '../contract/common.ts';
+
 export function fmtPercent(rate: number | null | undefined, digits = 1): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return '—';
   return `${(rate * 100).toFixed(digits)}%`;
@@ -55,21 +57,9 @@ export const TYPE_LABELS: Record<ServiceType, string> = {
 };
 export const typeLabel = (t: string): string => TYPE_LABELS[t as ServiceType] ?? t;
 
-/** Interval hours → name (schedule/1); unknown values shown as hours. */
+/** Interval hours → name, by the contract's CHECK_INTERVAL_HOURS; unknown values shown as hours. */
 export function intervalLabel(hours: number | null | undefined): string {
-  switch (hours) {
-    case 1:
-      return 'hourly';
-    case 24:
-      return 'daily';
-    case 168:
-      return 'weekly';
-    case 720:
-      return 'monthly';
-    case null:
-    case undefined:
-      return '—';
-    default:
-      return `every ${hours} h`;
-  }
+  if (hours === null || hours === undefined) return '—';
+  const name = CHECK_INTERVAL_NAMES.find((n) => CHECK_INTERVAL_HOURS[n] === hours);
+  return name ?? `every ${hours} h`;
 }

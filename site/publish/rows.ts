@@ -1,5 +1,4 @@
 import { API_STATUS, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
-import { intervalName, INTERVALS } from '../../pipeline/core/slots.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -40,22 +39,14 @@ const json = <T>(v: unknown, fallback: T): T => {
   }
 };
 
-/** Interval name for hours; an hour count outside the table maps to the nearest named interval. */
-function intervalOf(hours: number): keyof typeof INTERVALS {
-  try {
-    return intervalName(hours);
-  } catch {
-    const names = Object.keys(INTERVALS) as (keyof typeof INTERVALS)[];
-    return names.reduce((best, n) => (Math.abs(INTERVALS[n] - hours) < Math.abs(INTERVALS[best] - hours) ? n : best));
-  }
-}
-
 export function summaryOf(r: Row, now: Date): ServiceSummary {
   const id = String(r.id);
   const tier = String(r.tier) as ServiceSummary['tier'];
   const discovered = tier === 'discovered';
-  const hours = num(r.check_interval_hours) ?? 24;
-  const interval = intervalOf(hours);
+  // The interval and its name as compute published them (evidence; before the first compute, the
+  // primary operation's interval named by macro atlas_interval_name): never named a second time here.
+  const hours = Number(r.check_interval_hours);
+  const interval = String(r.check_interval) as ServiceSummary['evidence']['check_interval'];
   const lastCheck = json<LastCheck | null>(r.last_check, null);
 
   // Price and networks with their sources: compute's result (service_derived; the rule is macro
@@ -64,8 +55,8 @@ export function summaryOf(r: Row, now: Date): ServiceSummary {
   const price = r.has_derived ? num(r.price_usd) : null;
   const priceSource = price === null ? null : (str(r.price_source) as ServiceSummary['price_source']);
   const networks = r.has_derived ? strs(r.networks) : [];
-  const networksSource = ((r.has_derived ? str(r.networks_source) : null) ??
-    (discovered ? 'registry' : 'operator')) as ServiceSummary['networks_source'];
+  // networks_source: compute's, else (no networks known) macro atlas_unknown_networks_source in SQL.
+  const networksSource = String(r.networks_source) as ServiceSummary['networks_source'];
 
   const usage = {
     registry: str(r.registry),

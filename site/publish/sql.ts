@@ -9,12 +9,14 @@ import type { DuckDBValue } from '@duckdb/node-api';
  * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
  * evidence, terms_summary, terms_changes, service_derived (030) and view directory_current
  * (pipeline/store/rules.sql). A service that compute has not reached yet (no evidence /
- * service_derived row) gets neutral values (no price, no networks: those are compute's rule), so
+ * service_derived row) gets neutral values (no price, no networks: those are compute's rule) and the
+ * rules' own macros for the rest (atlas_monitoring_days, atlas_limited_evidence, atlas_interval_name,
+ * atlas_provider_endpoints, atlas_unknown_networks_source), never a second copy of a rule, so
  * publishing right after an ingest still works.
  */
 
-/** ISO-8601 UTC text of a TIMESTAMP expression (what `Date#toISOString` writes). */
-export const iso = (expr: string) => `strftime(${expr}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+/** ISO-8601 UTC text of a TIMESTAMP expression: macro atlas_iso (pipeline/store/rules.sql). */
+export const iso = (expr: string) => `atlas_iso(${expr})`;
 
 /** A statement and its bound parameters (values, times included, are never pasted into the SQL). */
 export interface Statement {
@@ -30,8 +32,7 @@ CREATE OR REPLACE TEMP TABLE pub_summary AS
 WITH prim AS (
   SELECT service_id, any_value(id) AS op, max(interval_hours) AS hours FROM operations WHERE is_primary GROUP BY service_id
 ),
-opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id),
-hosts AS (SELECT host, count(*) AS n FROM services GROUP BY host)
+opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id)
 SELECT
   row_number() OVER (ORDER BY s.id)::INTEGER AS ord,
   s.id, s.tier, s.type, s.name, s.name_source, s.host, s.url, s.method,
@@ -44,15 +45,16 @@ SELECT
   ${iso('s.registry_last_called_at')} AS registry_last_called_at,
   s.registry_price_usd, s.registry_networks, s.operator_price_usd, s.operator_networks,
   d.service_id IS NOT NULL AS has_derived,
-  d.price_usd, d.price_source, d.networks, d.networks_source, d.mainnet,
-  coalesce(d.provider_endpoints, h.n)::INTEGER AS provider_endpoints,
+  d.price_usd, d.price_source, d.networks, coalesce(d.networks_source, atlas_unknown_networks_source(s.tier)) AS networks_source, d.mainnet,
+  coalesce(d.provider_endpoints, h.provider_endpoints)::INTEGER AS provider_endpoints,
   e.service_id IS NOT NULL AS has_evidence,
   coalesce(e.operations, oc.n, 0)::INTEGER AS operations,
   coalesce(e.check_interval_hours, p.hours) AS check_interval_hours,
+  coalesce(e.check_interval, atlas_interval_name(p.hours)) AS check_interval,
   e.check_interval_rule,
   ${iso('coalesce(e.monitoring_since, s.monitoring_since)')} AS monitoring_since,
-  coalesce(e.monitoring_days, round(greatest(0, epoch($1::TIMESTAMP) - epoch(s.monitoring_since)) / 86400, 3)) AS monitoring_days,
-  coalesce(e.limited_evidence, s.monitoring_since > $1::TIMESTAMP - INTERVAL 30 DAY) AS limited_evidence,
+  coalesce(e.monitoring_days, atlas_monitoring_days(s.monitoring_since, $1::TIMESTAMP)) AS monitoring_days,
+  coalesce(e.limited_evidence, atlas_limited_evidence(s.monitoring_since, $1::TIMESTAMP)) AS limited_evidence,
   coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.passed_30d, 0) AS passed_30d, coalesce(e.missed_30d, 0) AS missed_30d,
   e.pass_rate, coalesce(e.freshness, 'no_data') AS freshness,
   ${iso('e.last_check_at')} AS last_check_at, e.last_check::VARCHAR AS last_check, e.latest_passed,
@@ -65,7 +67,7 @@ SELECT
 FROM services s
 LEFT JOIN prim p ON p.service_id = s.id
 LEFT JOIN opcount oc ON oc.service_id = s.id
-LEFT JOIN hosts h ON h.host = s.host
+LEFT JOIN atlas_provider_endpoints h ON h.host = s.host
 LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id

@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -126,16 +127,17 @@ async function upsertOperations(
     if (prev) {
       await store.run(
         `UPDATE operations SET kind = $3, is_primary = $4, url = $5, method = $6, expected_statuses = $7::JSON::INTEGER[],
-           pass_rule = 'reviewed/1', interval_hours = $8, declared_interval_hours = $8, enabled = $9 WHERE service_id = $1 AND id = $2`,
-        values,
+           pass_rule = $10, interval_hours = $8, declared_interval_hours = $8, enabled = $9 WHERE service_id = $1 AND id = $2`,
+        [...values, PASS_RULE_OF_KIND.reviewed],
       );
       if (Number(prev.interval_hours) !== o.interval_hours) {
-        await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, $4, $5, 'schedule/1', 'reviewed_fixed')`, [
+        await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, $4, $5, $6, 'reviewed_fixed')`, [
           serviceId,
           o.id,
           now,
           Number(prev.interval_hours),
           o.interval_hours,
+          SCHEDULE_RULE,
         ]);
         intervalChanges++;
       }
@@ -145,14 +147,15 @@ async function upsertOperations(
     await store.run(
       `INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours,
          declared_interval_hours, enabled, monitoring_since)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::JSON::INTEGER[], 'reviewed/1', $8, $8, $9, $10::TIMESTAMP)`,
-      [...values, firstIntervalAt],
+       VALUES ($1, $2, $3, $4, $5, $6, $7::JSON::INTEGER[], $11, $8, $8, $9, $10::TIMESTAMP)`,
+      [...values, firstIntervalAt, PASS_RULE_OF_KIND.reviewed],
     );
-    await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, NULL, $4, 'schedule/1', 'reviewed_fixed')`, [
+    await store.run(`INSERT INTO interval_changes VALUES ($1, $2, $3::TIMESTAMP, NULL, $4, $5, 'reviewed_fixed')`, [
       serviceId,
       o.id,
       firstIntervalAt,
       o.interval_hours,
+      SCHEDULE_RULE,
     ]);
     inserted++;
     intervalChanges++;

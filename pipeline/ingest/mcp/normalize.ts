@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { normalizeTags, sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { mcpCandidateId } from '../ids.ts';
@@ -148,7 +149,7 @@ export function normalizeMcpEntry(
       id,
       type: 'mcp_server',
       protocol: 'mcp',
-      pass_rule: 'mcp-reach/3',
+      pass_rule: PASS_RULE_OF_KIND.mcp,
       name: displayName ?? host,
       host,
       url,

@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { networkKind, toCaip2, usdPrice } from '../../x402/networks.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
@@ -190,7 +191,7 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     id: x402CandidateId(method, url),
     type: 'api_endpoint',
     protocol: 'x402',
-    pass_rule: 'x402-mainnet/1',
+    pass_rule: PASS_RULE_OF_KIND.x402,
     name: label ?? host,
     host,
     url,

@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
@@ -7,11 +8,13 @@ import { commonVerdict, type Verdict } from '../verdict.ts';
  */
 export const MCP_REACH_STATUSES: readonly number[] = [200, 400, 401, 403, 405, 406];
 
+const RULE = PASS_RULE_OF_KIND.mcp;
+
 export function mcpReachRule(res: EdgeResult): Verdict {
-  const common = commonVerdict('mcp-reach/3', res);
+  const common = commonVerdict(RULE, res);
   if (common) return common;
   if (!res.ok) throw new Error('unreachable');
   return MCP_REACH_STATUSES.includes(res.status)
-    ? { passed: true, reason: 'ok', rule: 'mcp-reach/3', detail: null }
-    : { passed: false, reason: 'status_not_allowed', rule: 'mcp-reach/3', detail: `HTTP ${res.status}` };
+    ? { passed: true, reason: 'ok', rule: RULE, detail: null }
+    : { passed: false, reason: 'status_not_allowed', rule: RULE, detail: `HTTP ${res.status}` };
 }

@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
@@ -5,16 +6,18 @@ import { commonVerdict, type Verdict } from '../verdict.ts';
  * reviewed/1 (docs/design.md, pass rules): passes when the HTTP status is one the listing expects. The status
  * decides alone, so a body cut at the cap is not a failure.
  */
+const RULE = PASS_RULE_OF_KIND.reviewed;
+
 export function reviewedRule(res: EdgeResult, expected: readonly number[]): Verdict {
-  const common = commonVerdict('reviewed/1', res);
+  const common = commonVerdict(RULE, res);
   if (common) return common;
   if (!res.ok) throw new Error('unreachable');
   return expected.includes(res.status)
-    ? { passed: true, reason: 'ok', rule: 'reviewed/1', detail: null }
+    ? { passed: true, reason: 'ok', rule: RULE, detail: null }
     : {
         passed: false,
         reason: 'status_not_expected',
-        rule: 'reviewed/1',
+        rule: RULE,
         detail: `HTTP ${res.status}, expected ${expected.join('/') || '(none)'}`,
       };
 }

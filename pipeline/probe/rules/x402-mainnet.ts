@@ -1,3 +1,4 @@
+import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { networkKind } from '../../x402/networks.ts';
 import type { PaymentRequestRead } from '../../x402/payment-request.ts';
 import type { EdgeResult } from '../safe-fetch.ts';
@@ -14,7 +15,7 @@ import { commonVerdict, type Verdict } from '../verdict.ts';
  * `payment` is the caller's read of the response (done once, shared with the terms recorder).
  */
 export function x402MainnetRule(res: EdgeResult, payment: PaymentRequestRead | null): Verdict {
-  const rule = 'x402-mainnet/1' as const;
+  const rule = PASS_RULE_OF_KIND.x402;
   const common = commonVerdict(rule, res);
   if (common) return common;
   if (!res.ok) throw new Error('unreachable');
