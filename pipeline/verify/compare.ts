@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PaymentTerms } from '../../site/contract/payment-terms.ts';
 
 /**
  * Pure parts of `atlas verify`: choosing the sample and comparing published values with the values
@@ -31,18 +32,11 @@ export interface EvidenceRow {
   last_check_at: unknown;
 }
 
-/** Row of query `payment_terms`. */
-export interface TermsRow {
-  service_id: string;
-  current_since: unknown;
-  changes_30d: unknown;
-  changes_90d: unknown;
-  pay_to_changes_90d: unknown;
-  last_change_at: unknown;
-  last_change_kinds: unknown;
-  window_start: unknown;
-  limited: unknown;
-}
+/** The published payment-term members, compared one by one: the contract's PaymentTerms shape. */
+type TermsField = keyof PaymentTerms;
+
+/** Row of query `payment_terms`: one column per published member. */
+export type TermsRow = { service_id: string } & Record<TermsField, unknown>;
 
 /** Row of query `directory`: in_directory and one column per criterion id (null: does not apply). */
 export type DirectoryRow = { service_id: string; in_directory: unknown } & Record<string, unknown>;
@@ -106,16 +100,7 @@ const EVIDENCE_FIELDS: ReadonlyArray<[field: string, column: keyof EvidenceRow]>
   ['freshness', 'freshness'],
 ];
 
-const TERMS_FIELDS: ReadonlyArray<keyof TermsRow> = [
-  'current_since',
-  'changes_30d',
-  'changes_90d',
-  'pay_to_changes_90d',
-  'last_change_at',
-  'last_change_kinds',
-  'window_start',
-  'limited',
-];
+const TERMS_FIELDS = Object.keys(PaymentTerms.shape) as TermsField[];
 
 /**
  * Compare a published service (its api/v1/services/<id>.json body) with the recomputed evidence and
