@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { AtlasError, exitCodeFor, isAtlasError } from '../pipeline/core/errors.ts';
+import { addExamples } from './commands/examples.ts';
 import { registerCommands } from './commands/index.ts';
 
 /** commander wiring only: parse, call pipeline/site/serve, map errors to exit codes (0 / 1 / 2). */
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride();
   registerCommands(program);
+  addExamples(program);
   return program;
 }
 

@@ -1,4 +1,7 @@
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { commandPath } from '../../../cli/commands/examples.ts';
+import { buildProgram } from '../../../cli/main.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 
@@ -36,6 +39,26 @@ describe('cli basics', () => {
       expect(bad.code).toBe(2);
     } finally {
       t.cleanup();
+    }
+  });
+});
+
+describe('cli help', () => {
+  it('every registered command, and atlas itself, shows an Example section after its options', () => {
+    const program = buildProgram();
+    const all: Command[] = [];
+    const walk = (c: Command) => {
+      all.push(c);
+      for (const s of c.commands) walk(s);
+    };
+    walk(program);
+    expect(all.length).toBeGreaterThan(15);
+    for (const cmd of all) {
+      let out = '';
+      cmd.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (out += s) });
+      cmd.outputHelp();
+      const name = commandPath(cmd) || 'atlas';
+      expect(out, name).toMatch(/\nExamples?:\n {2}\$ \S/);
     }
   });
 });

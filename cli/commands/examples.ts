@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+
+/**
+ * One worked example per command, shown after the options by `atlas <command> --help` (and the
+ * commands' list by `atlas --help`). Keyed by the command's path below `atlas`; every registered
+ * command has one (test/unit/core/cli.test.ts walks the program and checks).
+ */
+export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  '': [
+    'atlas init && atlas cycle            # a fresh data folder, then one full cycle',
+    'npm start                             # the demo world on http://127.0.0.1:8787/',
+  ],
+  init: ['atlas --data ./data init               # create the database, folders and signing secret'],
+  ingest: ['atlas ingest listings --dir listings   # load the reviewed listings'],
+  'ingest listings': ['atlas ingest listings --dir listings   # one service per *.json file'],
+  'ingest x402': ['atlas ingest x402 --source https://registry.example/list --registry example-x402'],
+  'ingest mcp': ['atlas ingest mcp --source ./snapshots/mcp.json --registry official-mcp --full'],
+  'ingest inbox': ['atlas ingest inbox                     # load submissions the server queued'],
+  probe: ['atlas probe --only calls --timeout-ms 5000   # check every call operation that is due'],
+  compute: ['atlas compute --scope full             # intervals, evidence and the directory for every service'],
+  publish: ['atlas publish --out ./public           # write the signed static tree'],
+  report: ['atlas report --week 2026-11-16         # freeze that finished week'],
+  'report correct': ["atlas report correct --week 2026-11-16 --figure checks.by_kind.x402.missed=3 --note 'late probe run'"],
+  docs: ['atlas docs --all                       # fetch every documentation page now'],
+  cycle: ['atlas cycle                            # what cron runs: ingest, probe, compute, reports, publish'],
+  verify: ['atlas verify --sample 50               # recompute 50 services and every report from the database'],
+  serve: ['atlas serve --port 8787                # the API, /mcp and the pages over the published tree'],
+  demo: [
+    'npm start                              # = atlas demo: 14 simulated days, then the pages on :8787',
+    'atlas demo --port 0 --size 100 --days 7 # smaller and quicker, any free port',
+  ],
+  sql: ["atlas sql 'SELECT tier, count(*) FROM services GROUP BY tier' --format json"],
+  export: ['atlas export --out ./export --format csv'],
+};
+
+/** The path of `cmd` below the root program ('' for the root), e.g. 'ingest x402'. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Add an "Example" section to `program` and every command below it that has one in EXAMPLES. */
+export function addExamples(program: Command): void {
+  const visit = (cmd: Command) => {
+    const lines = EXAMPLES[commandPath(cmd)];
+    if (lines?.length) cmd.addHelpText('after', `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+    for (const sub of cmd.commands) visit(sub);
+  };
+  visit(program);
+}
