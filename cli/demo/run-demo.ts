@@ -7,6 +7,7 @@ import { loadSecret } from '../../pipeline/core/secret.ts';
 import {
   backfill,
   backfillTimes,
+  demoOutage,
   createSimClock,
   demoConfig,
   demoTimeline,
@@ -41,6 +42,8 @@ export interface DemoOptions {
   /** History older than `recentHours` is simulated every `coarseHours`; the last `recentHours` hour by hour. */
   coarseHours: number;
   recentHours: number;
+  /** Hours of the one simulated Atlas outage (no cycle runs; see demoOutage); 0 for none. Default 3. */
+  outageHours?: number;
   log: Logger;
   /** End of the simulated history (default: the wall clock at start; tests pass a time). */
   now?: Date;
@@ -69,8 +72,9 @@ export const DEMO_DEFAULTS = {
   seed: 7,
   probeTimeoutMs: 1500,
   probeConcurrency: 128,
-  coarseHours: 6,
+  coarseHours: 1,
   recentHours: 24,
+  outageHours: 3,
 } as const;
 
 /**
@@ -120,13 +124,21 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
     });
     const ctx: Context = { clock, paths, config, log: opts.log, secret: loadSecret(paths.secret, {}) };
 
-    const times = backfillTimes(end, { days: opts.days, coarseHours: opts.coarseHours, recentHours: opts.recentHours });
+    const outageHours = opts.outageHours ?? DEMO_DEFAULTS.outageHours;
+    const outage = outageHours > 0 ? demoOutage(end, opts.days, outageHours) : undefined;
+    const times = backfillTimes(end, {
+      days: opts.days,
+      coarseHours: opts.coarseHours,
+      recentHours: opts.recentHours,
+      ...(outage ? { outage } : {}),
+    });
     progress(
       `demo: fleet of ${fleet.endpoints.length} endpoints on 127.0.0.1:${fleet.port}; back-filling ${opts.days} days in ${times.length} cycles…`,
     );
     const store = await openStore(paths.db);
     let counts: Awaited<ReturnType<typeof readSummaryCounts>>;
     let cycles = 0;
+    let outageWindow: { start: Date; end: Date } | null = null;
     try {
       await migrate(store, clock());
       let lastDay = '';
@@ -134,18 +146,24 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
         probeTimeoutMs: opts.probeTimeoutMs,
         probeConcurrency: opts.probeConcurrency,
         ...(opts.signal ? { signal: opts.signal } : {}),
+        computeHourlyFrom: new Date(end.getTime() - opts.recentHours * 3_600_000),
         onCycle: (_i, at, r) => {
           const day = at.toISOString().slice(0, 10);
-          if (day !== lastDay)
-            progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
+          if (day !== lastDay) progress(`demo:   ${day}${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
           lastDay = day;
         },
       });
       if (bf.failures.length) opts.log.warn('demo: some back-fill steps failed', { failures: bf.failures });
+      progress(
+        `demo: back-fill took ${(bf.ms / 1000).toFixed(1)} s (${Object.entries(bf.stepMs)
+          .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+          .join(', ')})`,
+      );
       // From here on the demo runs in real time: publish "now", then serve.
       clock.followReal();
       await publish(ctx, store, {});
       counts = await readSummaryCounts(store, clock());
+      outageWindow = outage ?? null;
       cycles = bf.cycles;
     } finally {
       store.close();
@@ -167,6 +185,7 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       days: opts.days,
       cycles,
       readyMs: Math.round(performance.now() - t0),
+      outage: outageWindow,
     };
     const f = fleet;
     return {

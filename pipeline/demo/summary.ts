@@ -14,6 +14,11 @@ export interface DemoSummary {
   days: number;
   cycles: number;
   readyMs: number;
+  /** Missed checks across the index (sum of missed_30d) and the checks expected (checks + missed). */
+  missed?: number;
+  expected?: number;
+  /** The simulated Atlas outage, when there was one. */
+  outage?: { start: Date; end: Date } | null;
 }
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
@@ -21,7 +26,9 @@ const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v)
 export async function readSummaryCounts(
   store: Store,
   now: Date,
-): Promise<Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h'>> {
+): Promise<
+  Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h' | 'missed' | 'expected'>
+> {
   const tiers = await store.all<{ k: string; c: unknown }>('SELECT tier AS k, count(*) AS c FROM services GROUP BY tier');
   const types = await store.all<{ k: string; c: unknown }>('SELECT type AS k, count(*) AS c FROM services GROUP BY type');
   const dir = await store.all<{ c: unknown }>('SELECT count(*) AS c FROM directory_current WHERE in_directory');
@@ -30,6 +37,8 @@ export async function readSummaryCounts(
             count(*) FILTER (WHERE checked_at >= $1::TIMESTAMP - INTERVAL 24 HOUR) AS d FROM checks`,
     [now.toISOString()],
   );
+  // The published evidence's own figures (the evidence table compute wrote), summed over the index.
+  const ev = await store.all<{ m: unknown; c: unknown }>('SELECT sum(missed_30d) AS m, sum(checks_30d) AS c FROM evidence');
   const byTier = Object.fromEntries(tiers.map((r) => [r.k, n(r.c)]));
   const byType = Object.fromEntries(types.map((r) => [r.k, n(r.c)]));
   return {
@@ -40,6 +49,8 @@ export async function readSummaryCounts(
     checks: n(checks[0]?.c),
     checksPassed: n(checks[0]?.p),
     checks24h: n(checks[0]?.d),
+    missed: n(ev[0]?.m),
+    expected: n(ev[0]?.m) + n(ev[0]?.c),
   };
 }
 
@@ -61,12 +72,22 @@ export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours:
     `  Fleet: ${s.fleetEndpoints} endpoints covering ${s.behaviours} behaviours (x402, MCP, websites, failures of every kind).`,
     `  History: ${s.days} simulated days in ${s.cycles} cycles of real checks` +
       (plan
-        ? ` (every ${plan.coarseHours} h, then hourly for the last ${plan.recentHours} h: hourly checks between those cycles show as missed, never as failed).`
+        ? plan.coarseHours <= 1
+          ? ' (every scheduled hour, except the outage below).'
+          : ` (every ${plan.coarseHours} h, then hourly for the last ${plan.recentHours} h: hourly checks between those cycles show as missed, never as failed).`
         : '.'),
     `  Services tracked: ${s.services} (${t('reviewed', s.byTier)} reviewed, ${t('discovered', s.byTier)} discovered; ` +
       `${pl(t('api_endpoint', s.byType), 'x402 endpoint', 'x402 endpoints')}, ${pl(t('mcp_server', s.byType), 'MCP server', 'MCP servers')}, ${pl(t('task_marketplace', s.byType), 'task marketplace', 'task marketplaces')}).`,
     `  In the directory: ${s.inDirectory} (meet every listing criterion; the rest are searchable with scope=index).`,
     `  Checks recorded: ${s.checks} (${s.checksPassed} passed; ${s.checks24h} in the last 24 hours).`,
+    ...(s.missed !== undefined && s.expected
+      ? [
+          `  Missed checks: ${s.missed} of ${s.expected} scheduled (${((100 * s.missed) / s.expected).toFixed(2)}%)` +
+            (s.outage
+              ? `; the simulated Atlas outage ${s.outage.start.toISOString().slice(0, 16)}–${s.outage.end.toISOString().slice(11, 16)} UTC ran no cycle.`
+              : '.'),
+        ]
+      : []),
     '',
     '  A cycle runs every hour (probes, compute, publish). Press Ctrl-C to stop.',
     '',
