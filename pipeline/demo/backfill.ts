@@ -53,6 +53,11 @@ export async function backfill(
     onCycle?: (i: number, at: Date, r: DemoStepResult) => void;
     signal?: AbortSignal;
     computeHourlyFrom?: Date;
+    /**
+     * Move the fleet's clock to the shared clock's time and resolve once it has (a fleet in a child
+     * process keeps a fixed clock of its own); called after every clock.set, before any request.
+     */
+    syncFleet?: () => Promise<void>;
   },
 ): Promise<BackfillResult> {
   const t0 = performance.now();
@@ -80,6 +85,7 @@ export async function backfill(
         stepMs.wait = (stepMs.wait ?? 0) + Math.round(performance.now() - t);
       }
       clock.set(at);
+      await opts.syncFleet?.();
       if (i === 0) await ingestListings(ctx, store, ctx.paths.listings);
       let r: DemoStepResult = { checked: 0, registries: false, failures: [], ms: {} };
       if (plan.daily || plan.compute) {

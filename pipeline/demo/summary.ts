@@ -17,6 +17,10 @@ export interface DemoSummary {
   /** Missed checks across the index (sum of missed_30d) and the checks expected (checks + missed). */
   missed?: number;
   expected?: number;
+  /** Wall time of each start-up phase in ms (fleet, backfill, publish, save, serve), in order. */
+  phases?: Record<string, number>;
+  /** The back-fill's time per step kind in ms (probe, compute, ingest_*, docs, reports, wait). */
+  backfillSteps?: Record<string, number>;
   /** The simulated Atlas outage, when there was one. */
   outage?: { start: Date; end: Date } | null;
 }
@@ -58,9 +62,21 @@ export async function readSummaryCounts(
 export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours: number; recentHours: number }): string {
   const t = (k: string, m: Record<string, number>) => m[k] ?? 0;
   const pl = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const list = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k} ${sec(v)}`)
+      .join(', ');
   return [
     '',
     `Atlas demo is ready in ${(s.readyMs / 1000).toFixed(1)} s — a simulated ecosystem on loopback, measured by real probes.`,
+    ...(s.phases
+      ? [
+          `  Start-up: ${Object.entries(s.phases)
+            .map(([k, v]) => (k === 'backfill' && s.backfillSteps ? `backfill ${sec(v)} (${list(s.backfillSteps)})` : `${k} ${sec(v)}`))
+            .join(', ')}.`,
+        ]
+      : []),
     '',
     `  Directory        ${url}/`,
     `  A service page   ${url}/services/<id>   (follow any name in the directory)`,
