@@ -1,3 +1,4 @@
+import { computeStatus } from '../compute/index.ts';
 import type { Store } from '../store/index.ts';
 
 /** What `atlas demo` prints once ready. Plain numbers from the database (no rule lives here). */
@@ -21,6 +22,8 @@ export interface DemoSummary {
   phases?: Record<string, number>;
   /** The back-fill's time per step kind in ms (probe, compute, ingest_*, docs, reports, wait). */
   backfillSteps?: Record<string, number>;
+  /** Missed runs per job over the status page's 30-day window at start-up (the status rule's figures). */
+  missedRuns?: Record<string, number>;
   /** The simulated Atlas outage, when there was one. */
   outage?: { start: Date; end: Date } | null;
 }
@@ -31,7 +34,10 @@ export async function readSummaryCounts(
   store: Store,
   now: Date,
 ): Promise<
-  Pick<DemoSummary, 'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h' | 'missed' | 'expected'>
+  Pick<
+    DemoSummary,
+    'services' | 'byTier' | 'byType' | 'inDirectory' | 'checks' | 'checksPassed' | 'checks24h' | 'missed' | 'expected' | 'missedRuns'
+  >
 > {
   const tiers = await store.all<{ k: string; c: unknown }>('SELECT tier AS k, count(*) AS c FROM services GROUP BY tier');
   const types = await store.all<{ k: string; c: unknown }>('SELECT type AS k, count(*) AS c FROM services GROUP BY type');
@@ -43,6 +49,9 @@ export async function readSummaryCounts(
   );
   // The published evidence's own figures (the evidence table compute wrote), summed over the index.
   const ev = await store.all<{ m: unknown; c: unknown }>('SELECT sum(missed_30d) AS m, sum(checks_30d) AS c FROM evidence');
+  // What the status page shows: its figures at `now` (pipeline/compute/status.ts, the run-windows rule).
+  const status = await computeStatus(store, now);
+  const missedRuns = Object.fromEntries(status.jobs.map((j) => [j.kind, j.windows['30d'].missed]));
   const byTier = Object.fromEntries(tiers.map((r) => [r.k, n(r.c)]));
   const byType = Object.fromEntries(types.map((r) => [r.k, n(r.c)]));
   return {
@@ -55,6 +64,7 @@ export async function readSummaryCounts(
     checks24h: n(checks[0]?.d),
     missed: n(ev[0]?.m),
     expected: n(ev[0]?.m) + n(ev[0]?.c),
+    missedRuns,
   };
 }
 
@@ -66,6 +76,10 @@ export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours:
   const list = (m: Record<string, number>) =>
     Object.entries(m)
       .map(([k, v]) => `${k} ${sec(v)}`)
+      .join(', ');
+  const list0 = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k} ${v}`)
       .join(', ');
   return [
     '',
@@ -101,6 +115,14 @@ export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours:
           `  Missed checks: ${s.missed} of ${s.expected} scheduled (${((100 * s.missed) / s.expected).toFixed(2)}%)` +
             (s.outage
               ? `; the simulated Atlas outage ${s.outage.start.toISOString().slice(0, 16)}–${s.outage.end.toISOString().slice(11, 16)} UTC ran no cycle.`
+              : '.'),
+        ]
+      : []),
+    ...(s.missedRuns
+      ? [
+          `  Missed runs (status page, 30 days): ${list0(s.missedRuns)}` +
+            (plan && plan.coarseHours <= 1
+              ? ` (the back-fill probes every hour, computes daily and hourly in the last ${plan.recentHours} h, and publishes once, at start-up: compute's and publish's other hourly slots count as missed).`
               : '.'),
         ]
       : []),

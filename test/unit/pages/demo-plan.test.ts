@@ -150,12 +150,14 @@ describe('formatSummary', () => {
         backfillSteps: { probe: 20_000, compute: 5000 },
         missed: 10,
         expected: 1000,
+        missedRuns: { probe: 3, compute: 290, publish: 335, docs: 0, report: 0 },
         outage: { start: new Date('2026-11-21T00:00:00Z'), end: new Date('2026-11-21T03:00:00Z') },
       },
       'http://127.0.0.1:1',
       { coarseHours: 1, recentHours: 24 },
     );
     expect(text).toContain('every scheduled hour, except the outage below');
+    expect(text).toContain('Missed runs (status page, 30 days): probe 3, compute 290, publish 335, docs 0, report 0 (the back-fill probes');
     expect(text).toContain('Start-up: fleet 1.2 s, backfill 30.0 s (probe 20.0 s, compute 5.0 s), publish 2.1 s.');
     expect(text).toContain(
       'Missed checks: 10 of 1000 scheduled (1.00%); the simulated Atlas outage 2026-11-21T00:00–03:00 UTC ran no cycle',
