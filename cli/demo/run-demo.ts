@@ -7,6 +7,7 @@ import { loadSecret } from '../../pipeline/core/secret.ts';
 import {
   backfill,
   backfillTimes,
+  demoOutage,
   createSimClock,
   demoConfig,
   demoTimeline,
@@ -18,8 +19,8 @@ import {
   type DemoSummary,
   type LiveCycler,
 } from '../../pipeline/demo/index.ts';
-import { startFleet, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet } from '../../pipeline/fleet/index.ts';
-import { migrate, openStore } from '../../pipeline/store/index.ts';
+import { startFleetProcess, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet, type FleetProcess } from '../../pipeline/fleet/index.ts';
+import { migrate, openStore, refreshSnapshot } from '../../pipeline/store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
 
@@ -41,6 +42,8 @@ export interface DemoOptions {
   /** History older than `recentHours` is simulated every `coarseHours`; the last `recentHours` hour by hour. */
   coarseHours: number;
   recentHours: number;
+  /** Hours of the one simulated Atlas outage (no cycle runs; see demoOutage); 0 for none. Default 3. */
+  outageHours?: number;
   log: Logger;
   /** End of the simulated history (default: the wall clock at start; tests pass a time). */
   now?: Date;
@@ -69,8 +72,9 @@ export const DEMO_DEFAULTS = {
   seed: 7,
   probeTimeoutMs: 1500,
   probeConcurrency: 128,
-  coarseHours: 6,
+  coarseHours: 1,
   recentHours: 24,
+  outageHours: 3,
 } as const;
 
 /**
@@ -91,8 +95,17 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
   const start = historyStart(end, opts.days);
   const clock = createSimClock(start);
   const progress = opts.onProgress ?? (() => undefined);
+  // Wall time of each start-up phase (printed with the summary).
+  const phases: Record<string, number> = {};
+  let mark = t0;
+  const lap = () => {
+    const now = performance.now();
+    const ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
 
-  let fleet: Fleet | null = null;
+  let fleet: FleetProcess | null = null;
   let server: RunningServer | null = null;
   let live: LiveCycler | null = null;
   const stopAll = async () => {
@@ -102,7 +115,12 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
   };
 
   try {
-    fleet = await startFleet({
+    // The fleet runs in a child process, so its half of every request (parsing, building payment
+    // requests, answering) uses the machine's other core instead of the prober's event loop. Its
+    // clock is fixed and moved to the simulated time before each cycle (syncClock), and to real time
+    // before each live cycle.
+    fleet = await startFleetProcess({
+      childClock: 'fixed',
       clock,
       size: opts.size,
       seed: opts.seed,
@@ -119,33 +137,59 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       probeConcurrency: opts.probeConcurrency,
     });
     const ctx: Context = { clock, paths, config, log: opts.log, secret: loadSecret(paths.secret, {}) };
+    const f = fleet;
 
-    const times = backfillTimes(end, { days: opts.days, coarseHours: opts.coarseHours, recentHours: opts.recentHours });
+    const outageHours = opts.outageHours ?? DEMO_DEFAULTS.outageHours;
+    const outage = outageHours > 0 ? demoOutage(end, opts.days, outageHours) : undefined;
+    const times = backfillTimes(end, {
+      days: opts.days,
+      coarseHours: opts.coarseHours,
+      recentHours: opts.recentHours,
+      ...(outage ? { outage } : {}),
+    });
     progress(
       `demo: fleet of ${fleet.endpoints.length} endpoints on 127.0.0.1:${fleet.port}; back-filling ${opts.days} days in ${times.length} cycles…`,
     );
-    const store = await openStore(paths.db);
+    phases.fleet = lap();
+    // The back-fill runs on an in-memory database, written to `paths.db` once at the end (below):
+    // the same rows, without a WAL write per commit and without a metrics textfile per run (an
+    // in-memory store writes none; the live cycles, on the file, write them as `atlas cycle` does).
+    const store = await openStore(':memory:');
     let counts: Awaited<ReturnType<typeof readSummaryCounts>>;
     let cycles = 0;
+    let outageWindow: { start: Date; end: Date } | null = null;
+    let backfillSteps: Record<string, number> = {};
     try {
       await migrate(store, clock());
       let lastDay = '';
       const bf = await backfill(ctx, store, clock, times, {
         probeTimeoutMs: opts.probeTimeoutMs,
         probeConcurrency: opts.probeConcurrency,
+        syncFleet: f.syncClock,
         ...(opts.signal ? { signal: opts.signal } : {}),
+        computeHourlyFrom: new Date(end.getTime() - opts.recentHours * 3_600_000),
         onCycle: (_i, at, r) => {
           const day = at.toISOString().slice(0, 10);
-          if (day !== lastDay)
-            progress(`demo:   ${day}  ${r.checked} checks${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
+          if (day !== lastDay) progress(`demo:   ${day}${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
           lastDay = day;
         },
       });
+      phases.backfill = lap();
+      backfillSteps = bf.stepMs;
       if (bf.failures.length) opts.log.warn('demo: some back-fill steps failed', { failures: bf.failures });
+      progress(
+        `demo: back-fill took ${(bf.ms / 1000).toFixed(1)} s (${Object.entries(bf.stepMs)
+          .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+          .join(', ')})`,
+      );
       // From here on the demo runs in real time: publish "now", then serve.
       clock.followReal();
       await publish(ctx, store, {});
       counts = await readSummaryCounts(store, clock());
+      phases.publish = lap();
+      await refreshSnapshot(store, paths.db);
+      phases.save = lap();
+      outageWindow = outage ?? null;
       cycles = bf.cycles;
     } finally {
       store.close();
@@ -157,9 +201,11 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       live = startLiveCycles(ctx, {
         probeTimeoutMs: opts.probeTimeoutMs,
         probeConcurrency: opts.probeConcurrency,
+        beforeCycle: f.syncClock,
         ...(opts.liveEveryMs ? { everyMs: opts.liveEveryMs } : {}),
       });
     }
+    phases.serve = lap();
     const summary: DemoSummary = {
       ...counts,
       behaviours: new Set(fleet.endpoints.map((e) => e.behaviour)).size,
@@ -167,8 +213,10 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       days: opts.days,
       cycles,
       readyMs: Math.round(performance.now() - t0),
+      phases,
+      backfillSteps,
+      outage: outageWindow,
     };
-    const f = fleet;
     return {
       url: server.url,
       summary,

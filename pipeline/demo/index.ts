@@ -1,4 +1,4 @@
-export { backfillTimes, historyStart } from './schedule.ts';
+export { backfillTimes, demoOutage, historyStart } from './schedule.ts';
 export type { BackfillPlanOptions } from './schedule.ts';
 export { backfill, stepPlan } from './backfill.ts';
 export { runDemoStep } from './step.ts';

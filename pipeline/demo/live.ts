@@ -15,13 +15,23 @@ export interface LiveCycler {
  * run `atlas cycle`: ingest, probe what is due, compute, reports, publish. The database is opened
  * only while a cycle runs. `stop()` cancels the timer and waits for a running cycle to finish.
  */
-export function startLiveCycles(ctx: Context, opts: { probeTimeoutMs: number; probeConcurrency: number; everyMs?: number }): LiveCycler {
+export function startLiveCycles(
+  ctx: Context,
+  opts: {
+    probeTimeoutMs: number;
+    probeConcurrency: number;
+    everyMs?: number;
+    /** Run before each cycle (the demo moves the fleet's clock to now). */
+    beforeCycle?: () => Promise<void>;
+  },
+): LiveCycler {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
   const every = opts.everyMs ?? HOUR_MS;
 
   const cycle = async () => {
+    await opts.beforeCycle?.();
     await withStore(ctx.paths.db, async (store) => {
       const r = await runCycle(ctx, store, {
         probe: { allowPrivate: true, timeoutMs: opts.probeTimeoutMs, concurrency: opts.probeConcurrency },

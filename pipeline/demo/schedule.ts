@@ -7,6 +7,8 @@ export interface BackfillPlanOptions {
   coarseHours: number;
   /** The most recent hours are simulated hour by hour (hourly checks without gaps). */
   recentHours: number;
+  /** Atlas is down: no cycle starts in [start, end) (the demo's one outage, see demoOutage). */
+  outage?: { start: Date; end: Date };
 }
 
 /**
@@ -23,7 +25,18 @@ export function backfillTimes(end: Date, opts: BackfillPlanOptions): Date[] {
   let t = first;
   for (; t < recentFrom; t += step) out.push(new Date(t + 60_000));
   for (t = Math.max(first, recentFrom); t <= lastHour; t += HOUR_MS) out.push(new Date(t + 60_000));
-  return out.filter((d) => d.getTime() <= end.getTime());
+  const o = opts.outage;
+  return out.filter((d) => d.getTime() <= end.getTime() && !(o && d.getTime() >= o.start.getTime() && d.getTime() < o.end.getTime()));
+}
+
+/**
+ * The demo's one Atlas outage: `hours` hours starting 65% of the way through the history (day 10 of
+ * 14), hour-aligned, during which no cycle runs: the demo's only missed checks and missed runs are
+ * this window's. Pure.
+ */
+export function demoOutage(end: Date, days: number, hours = 3): { start: Date; end: Date } {
+  const start = historyStart(end, days).getTime() + Math.floor(days * 24 * 0.65) * HOUR_MS;
+  return { start: new Date(start), end: new Date(start + hours * HOUR_MS) };
 }
 
 /** Start of the simulated history (the fleet's epoch): `days` before the last full hour. */

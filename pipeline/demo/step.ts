@@ -18,6 +18,8 @@ export interface DemoStepPlan {
   daily: boolean;
   /** Last cycle of a simulated day and the final one: compute (intervals, evidence, directory). */
   compute: boolean;
+  /** Probe the calls due in this slot (default true; the back-fill runs them itself when it overlaps slots). */
+  probe?: boolean;
 }
 
 export interface DemoStepResult {
@@ -61,15 +63,16 @@ export async function runDemoStep(ctx: Context, store: Store, plan: DemoStepPlan
   }
   // Calls and documentation in two runs (as `atlas probe` and `atlas docs` do): the documentation
   // sink writes snapshots on the same connection, so it must not overlap the call writer's batches.
-  await step('probe', async () => {
-    const r = await runProbe(ctx, store, {
-      only: 'calls',
-      allowPrivate: true,
-      timeoutMs: opts.probeTimeoutMs,
-      concurrency: opts.probeConcurrency,
+  if (plan.probe !== false)
+    await step('probe', async () => {
+      const r = await runProbe(ctx, store, {
+        only: 'calls',
+        allowPrivate: true,
+        timeoutMs: opts.probeTimeoutMs,
+        concurrency: opts.probeConcurrency,
+      });
+      checked += r.counts.stored;
     });
-    checked += r.counts.stored;
-  });
   if (plan.daily)
     await step('docs', async () => {
       const r = await runProbe(ctx, store, {

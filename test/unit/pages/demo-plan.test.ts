@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { backfillTimes, createSimClock, demoTimeline, formatSummary, historyStart, stepPlan } from '../../../pipeline/demo/index.ts';
+import {
+  backfillTimes,
+  createSimClock,
+  demoOutage,
+  demoTimeline,
+  formatSummary,
+  historyStart,
+  stepPlan,
+} from '../../../pipeline/demo/index.ts';
 
 // The demo's pure parts (pipeline/demo): the back-fill calendar, the step plan, the clock, the
 // scripted timeline and the printed summary.
@@ -30,6 +38,17 @@ describe('backfillTimes', () => {
     const hourly = t.slice(-24).map((d) => d.getTime());
     for (let i = 1; i < hourly.length; i++) expect(hourly[i]! - hourly[i - 1]!).toBe(3_600_000);
   });
+  it('the demo default (every hour) fills every hourly slot of 14 days except the one 3-hour Atlas outage', () => {
+    const outage = demoOutage(end, 14);
+    expect(outage.end.getTime() - outage.start.getTime()).toBe(3 * 3_600_000);
+    // Day 10 of 14: 218 hours after the history starts.
+    expect(outage.start.toISOString()).toBe('2026-11-21T00:00:00.000Z');
+    const t = backfillTimes(end, { days: 14, coarseHours: 1, recentHours: 24, outage });
+    expect(t).toHaveLength(14 * 24 + 1 - 3);
+    const gaps = t.slice(1).map((d, i) => (d.getTime() - t[i]!.getTime()) / 3_600_000);
+    expect(gaps.filter((g) => g !== 1)).toEqual([4]);
+    for (const d of t) expect(d.getTime() < outage.start.getTime() || d.getTime() >= outage.end.getTime()).toBe(true);
+  });
   it('historyStart is `days` before the last full hour', () => {
     expect(historyStart(end, 14).toISOString()).toBe('2026-11-11T22:00:00.000Z');
   });
@@ -44,6 +63,12 @@ describe('stepPlan', () => {
       { daily: true, compute: false },
       { daily: false, compute: true },
     ]);
+  });
+  it('computes on every cycle from computeHourlyFrom on (the last day at the hourly cadence)', () => {
+    const times = ['2026-11-25T01:01Z', '2026-11-25T02:01Z', '2026-11-25T03:01Z', '2026-11-25T04:01Z'].map((s) => new Date(s));
+    const plans = times.map((_, i) => stepPlan(times, i, new Date('2026-11-25T02:00Z')));
+    expect(plans.map((p) => p.compute)).toEqual([false, true, true, true]);
+    expect(plans.map((p) => p.daily)).toEqual([true, false, false, false]);
   });
 });
 
@@ -105,5 +130,37 @@ describe('formatSummary', () => {
     expect(text).toContain('In the directory: 100');
     expect(text).toContain('Checks recorded: 5409 (3713 passed; 1084 in the last 24 hours)');
     expect(text).toContain('every 6 h, then hourly for the last 24 h');
+  });
+  it('prints the missed-check share and the outage it comes from', () => {
+    const text = formatSummary(
+      {
+        services: 1,
+        byTier: {},
+        byType: {},
+        inDirectory: 0,
+        checks: 990,
+        checksPassed: 900,
+        checks24h: 24,
+        behaviours: 1,
+        fleetEndpoints: 1,
+        days: 14,
+        cycles: 334,
+        readyMs: 1000,
+        phases: { fleet: 1200, backfill: 30_000, publish: 2100 },
+        backfillSteps: { probe: 20_000, compute: 5000 },
+        missed: 10,
+        expected: 1000,
+        missedRuns: { probe: 3, compute: 290, publish: 335, docs: 0, report: 0 },
+        outage: { start: new Date('2026-11-21T00:00:00Z'), end: new Date('2026-11-21T03:00:00Z') },
+      },
+      'http://127.0.0.1:1',
+      { coarseHours: 1, recentHours: 24 },
+    );
+    expect(text).toContain('every scheduled hour, except the outage below');
+    expect(text).toContain('Missed runs (status page, 30 days): probe 3, compute 290, publish 335, docs 0, report 0 (the back-fill probes');
+    expect(text).toContain('Start-up: fleet 1.2 s, backfill 30.0 s (probe 20.0 s, compute 5.0 s), publish 2.1 s.');
+    expect(text).toContain(
+      'Missed checks: 10 of 1000 scheduled (1.00%); the simulated Atlas outage 2026-11-21T00:00–03:00 UTC ran no cycle',
+    );
   });
 });
