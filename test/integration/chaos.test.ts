@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../pipeline/core/clock.ts';
@@ -204,6 +204,12 @@ describe('chaos: kill -9 at random points of `atlas cycle` and `atlas serve`', (
           return out;
         });
         expect(left, `${a.at}: due after a finished tick`).toEqual([]);
+        // ... and published what is stored, a killed tick's checks included: the tree is not behind.
+        const manifest = JSON.parse(readFileSync(join(publicDir, 'current', 'manifest.json'), 'utf8')) as { generated_at: string };
+        const [latest] = await readOnly(db, (s) =>
+          s.all<{ t: string | null }>(`SELECT strftime(max(checked_at), '%Y-%m-%dT%H:%M:%S.000Z') AS t FROM checks`),
+        );
+        if (latest?.t) expect(latest.t <= manifest.generated_at, `${a.at}: checks up to ${latest.t} published`).toBe(true);
       };
 
       for (let i = 0; i < ticks; i++) {
