@@ -42,9 +42,10 @@ export interface CycleResult {
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
  * inbox), probe (calls and documentation), compute (changed services; all hourly), reports,
- * publish when anything changed, then verify (a sample of the published services and every frozen
- * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and counted
- * in the cycle's run, it does not fail the cycle), and the researchers' snapshot hourly.
+ * publish when anything changed (in this cycle, or since the last publish: unpublishedSince), then
+ * verify (a sample of the published services and every frozen report recomputed from the raw tables,
+ * pipeline/verify; a mismatch is logged as a warning and counted in the cycle's run, it does not
+ * fail the cycle), and the researchers' snapshot hourly.
  * A step that fails is recorded and the cycle goes on (a registry that cannot be reached must not
  * stop the probes); the cycle's own run row is `partial` then.
  */
@@ -54,6 +55,23 @@ export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = 
   return withRun(store, 'cycle', { clock: ctx.clock, startedAt: now, args: { force: !!opts.force } }, (run) =>
     cycleSteps(ctx, store, opts, now, run),
   );
+}
+
+/**
+ * Evidence stored after the last successful publish started: checks, frozen reports, or an ingest
+ * that finished. A cycle that stores any of them publishes in the same run, so this finds what a
+ * cycle killed (or failed) between its probe or ingest and its publish left unpublished — and a
+ * probe or ingest run outside a cycle: the next cycle publishes it rather than waiting for the
+ * publish cadence (docs/notes/crash-safety.md).
+ */
+async function unpublishedSince(store: Store, lastPublish: Date): Promise<boolean> {
+  const [row] = await store.all<{ due: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM checks WHERE checked_at > $1::TIMESTAMP)
+         OR EXISTS (SELECT 1 FROM reports WHERE frozen_at > $1::TIMESTAMP)
+         OR EXISTS (SELECT 1 FROM runs WHERE starts_with(kind, 'ingest_') AND status IN ('ok', 'partial') AND started_at > $1::TIMESTAMP) AS due`,
+    [lastPublish.toISOString()],
+  );
+  return row?.due === true;
 }
 
 async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: Date, run: Run): Promise<CycleResult> {
@@ -127,7 +145,9 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
     return r;
   });
 
-  const publishDue = opts.force || changed || isDue(await lastRunAt(store, 'publish'), ctx.clock(), CADENCE_MS.publish_max_age);
+  const lastPublish = await lastRunAt(store, 'publish');
+  const publishDue =
+    opts.force || changed || isDue(lastPublish, ctx.clock(), CADENCE_MS.publish_max_age) || (await unpublishedSince(store, lastPublish!));
   let published: PublishResult | null = null;
   await step('publish', publishDue, async () => {
     published = await publish(ctx, store, {});

@@ -51,6 +51,40 @@ export interface Run {
   error: string | null;
 }
 
+/** Ids of the runs this process has started and not finished yet: never closed as abandoned. */
+const inFlight = new Set<string>();
+/** Stores whose abandoned runs were already closed (once per open, see closeAbandonedRuns). */
+const swept = new WeakSet<Store>();
+
+/** Start of the `error` text of a run closed as abandoned (its status is `failed`). */
+export const ABANDONED_PREFIX = 'abandoned:';
+
+export function abandonedReason(foundBy: string): string {
+  return `${ABANDONED_PREFIX} the process ended before the run finished (found by run ${foundBy})`;
+}
+
+/**
+ * Close the runs a dead process left `running` (kill -9, OOM, power loss): status `failed`,
+ * finished_at = `at` (when it was found; the moment the process died is unknown), error
+ * `abandoned: … (found by run <foundBy>)`. The contract's run statuses have no `abandoned`, and a
+ * run that never finished did fail; the error text says why (docs/notes/crash-safety.md).
+ *
+ * Why no live run is closed: `store` holds the database read-write, and DuckDB lets one process at
+ * a time open a file read-write (a second writer cannot open it while the first lives; openStore
+ * waits, then gives up with `locked`). So while this store is open, a `running` row belongs either
+ * to this process — its runs in flight are skipped — or to a process that has ended.
+ * Returns the ids closed.
+ */
+export async function closeAbandonedRuns(store: Store, foundBy: string, at: Date): Promise<string[]> {
+  const rows = await store.all<{ id: string }>(
+    `UPDATE runs SET status = 'failed', finished_at = $1::TIMESTAMP, error = $2
+     WHERE status = 'running' AND id NOT IN (SELECT unnest(from_json($3::JSON, '["VARCHAR"]')))
+     RETURNING id`,
+    [at.toISOString(), abandonedReason(foundBy), JSON.stringify([...inFlight])],
+  );
+  return rows.map((r) => r.id).sort();
+}
+
 /**
  * Every `runs` row is written here: inserted as `running` (so a killed run stays visible as
  * running, with no finished_at), then `fn` runs, then the row is finished — `run.status` with
@@ -58,14 +92,29 @@ export interface Run {
  * throws (the error is re-thrown; a failure to record it never hides it). The row is written
  * outside any transaction of `fn`, so a rolled-back run still leaves its record. Every finished
  * run, of any kind, then writes its Prometheus textfile (run-textfile.ts).
+ * The first run of each opened store first closes the runs a dead process left `running`
+ * (closeAbandonedRuns): a killed run is never `running` past the next run of any kind.
  */
 export async function withRun<T>(store: Store, kind: string, opts: RunOptions, fn: (run: Run) => Promise<T>): Promise<T> {
   const startedAt = opts.startedAt ?? opts.clock();
   const run: Run = { id: newRunId(kind, startedAt), kind, startedAt, counts: {}, steps: {}, status: 'ok', error: null };
+  if (!swept.has(store)) {
+    await closeAbandonedRuns(store, run.id, opts.clock());
+    swept.add(store);
+  }
   await store.run(
     `INSERT INTO runs (id, kind, scheduled_at, started_at, status, args) VALUES ($1, $2, $3::TIMESTAMP, $4::TIMESTAMP, 'running', $5::JSON)`,
     [run.id, kind, opts.scheduledAt ? opts.scheduledAt.toISOString() : null, startedAt.toISOString(), JSON.stringify(opts.args ?? {})],
   );
+  inFlight.add(run.id);
+  try {
+    return await runAndFinish(store, run, opts, fn);
+  } finally {
+    inFlight.delete(run.id);
+  }
+}
+
+async function runAndFinish<T>(store: Store, run: Run, opts: RunOptions, fn: (run: Run) => Promise<T>): Promise<T> {
   const finish = (status: Exclude<RunStatus, 'running'>, error: string | null) =>
     store.run(`UPDATE runs SET finished_at = $2::TIMESTAMP, status = $3, counts = $4::JSON, error = $5 WHERE id = $1`, [
       run.id,

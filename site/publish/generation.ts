@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CHECKSUMS_SIG_FILE } from './checksums.ts';
 
 /**
  * Generations of the published tree (CONTRACTS.md "Published tree"):
@@ -36,6 +37,39 @@ export async function currentGeneration(publicDir: string): Promise<string | nul
   } catch {
     return null;
   }
+}
+
+/**
+ * A generation is sealed once its checksum signature exists: sealing (seal.ts) writes it last, by
+ * rename, after every other file, and `current` is only ever switched to a sealed generation.
+ */
+export async function isSealedGeneration(dir: string): Promise<boolean> {
+  try {
+    return (await lstat(join(dir, CHECKSUMS_SIG_FILE))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove the generations a killed publish left half-written: every folder under `generations/`
+ * that is not sealed, except the one `current` points to (never removed, whatever it holds).
+ * Publish calls this before it writes a new generation, so a partial folder lives at most until the
+ * next publish and never counts among the generations `pruneGenerations` keeps. Safe because one
+ * publish writes a public folder at a time: publish runs inside the pipeline, which holds the
+ * database read-write, and DuckDB allows one such process (docs/notes/crash-safety.md).
+ */
+export async function removeUnsealedGenerations(publicDir: string): Promise<string[]> {
+  const root = join(publicDir, GENERATIONS);
+  const ids = (await readdir(root).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
+  const current = await currentGeneration(publicDir);
+  const removed: string[] = [];
+  for (const id of ids) {
+    if (id === current || (await isSealedGeneration(join(root, id)))) continue;
+    await rm(join(root, id), { recursive: true, force: true });
+    removed.push(id);
+  }
+  return removed;
 }
 
 /** Point `current` at generation `id`: a temp symlink renamed over `current` (atomic). */

@@ -5,7 +5,7 @@ import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
 import { writePages } from '../pages/index.ts';
-import { createGenerationDir, newGenerationId, pruneGenerations, switchCurrent } from './generation.ts';
+import { createGenerationDir, newGenerationId, pruneGenerations, removeUnsealedGenerations, switchCurrent } from './generation.ts';
 import { writeChanges } from './changes.ts';
 import { writeDiscovery } from './discovery.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
@@ -52,7 +52,8 @@ export interface PublishResult {
  * before the switch: every file's size and SHA-256 in `checksums.json`, signed with the
  * installation's Ed25519 key, so a mirrored copy can be verified offline (`atlas verify --tree`).
  * Reads only: services, compute outputs, runs, changes, reports. Records one `runs` row (kind
- * publish). A failure leaves `current` untouched and removes the half-written generation.
+ * publish). A failure leaves `current` untouched and removes the half-written generation; what a
+ * killed publish could not remove, the next publish does first (unsealed generations, generation.ts).
  */
 export async function publish(ctx: Context, store: Store, opts: PublishOptions = {}): Promise<PublishResult> {
   const now = ctx.clock();
@@ -70,6 +71,14 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
   try {
     // Loaded (created on first use) before anything is written: no key, no generation.
     const key = loadSigningKey(ctx.paths.signingKey);
+    // What a killed publish left half-written goes first: it is never `current`, and must not count
+    // among the generations kept below. Housekeeping like pruning: a failure here is logged only.
+    const partial = await step('cleanup', () => removeUnsealedGenerations(publicDir)).catch((e: unknown) => {
+      ctx.log.warn(`publish: removing unsealed generations failed: ${(e as Error)?.message ?? String(e)}`);
+      return [] as string[];
+    });
+    if (partial.length)
+      ctx.log.warn(`publish: removed ${partial.length} unsealed generation(s) left by an interrupted publish: ${partial.join(', ')}`);
     const genDir = await createGenerationDir(publicDir, generation);
     dir = genDir; // removed again if anything below fails before the switch
     const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));

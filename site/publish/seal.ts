@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { AtlasError } from '../../pipeline/core/errors.ts';
@@ -77,7 +77,8 @@ export interface SealResult {
  * switches: write the public key (`atlas-signing-key.json`), hash every file, write
  * `checksums.json` (canonical bytes, checksums.ts) and `checksums.json.sig` (base64 Ed25519
  * signature over exactly those bytes, newline-terminated). A file written into the folder after
- * this would make the generation fail verification, so sealing is the last write.
+ * this would make the generation fail verification, so sealing is the last write; the signature is
+ * its last file, so a folder with a signature is complete (a killed publish leaves none).
  */
 export async function sealGeneration(genDir: string, opts: { generation: string; now: Date; key: SigningKey }): Promise<SealResult> {
   const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
@@ -93,6 +94,10 @@ export async function sealGeneration(genDir: string, opts: { generation: string;
   });
   const bytes = checksumsBytes(checksums);
   await writeFile(join(genDir, CHECKSUMS_FILE), bytes);
-  await writeFile(join(genDir, CHECKSUMS_SIG_FILE), `${signBytes(opts.key.privateKey, bytes)}\n`);
+  // The signature is the seal mark (generation.ts isSealedGeneration): written to a temporary name
+  // and renamed, so a process killed mid-write leaves no signature rather than a torn one.
+  const sigTmp = join(genDir, `.${CHECKSUMS_SIG_FILE}.tmp`);
+  await writeFile(sigTmp, `${signBytes(opts.key.privateKey, bytes)}\n`);
+  await rename(sigTmp, join(genDir, CHECKSUMS_SIG_FILE));
   return { files: checksums.files.length, bytes: checksums.files.reduce((n, f) => n + f.bytes, 0), keyId: info.key_id };
 }

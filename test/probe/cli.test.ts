@@ -153,6 +153,12 @@ describe('atlas probe (CLI)', () => {
         'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k, count(DISTINCT run_id)::INT AS runs FROM checks',
       );
       expect(after[0]).toEqual({ n: 400, k: 400, runs: 2 });
+      // The rerun closed the killed run as abandoned (pipeline/store/runs.ts): nothing stays `running`.
+      const runs = await rows(t.dir, 'SELECT status, error FROM runs ORDER BY status');
+      expect(runs).toEqual([
+        { status: 'failed', error: expect.stringMatching(/^abandoned: the process ended before the run finished \(found by run probe_/) },
+        { status: 'ok', error: null },
+      ]);
       const terms = await rows(
         t.dir,
         'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM payment_terms',
