@@ -37,7 +37,7 @@ export async function isFullEvaluationDue(store: Store, now: Date): Promise<bool
  * never evaluated, placed or updated since their last evaluation (created_at / updated_at), or
  * checked since it (up to the evaluation instant, bound as $1).
  */
-const TARGETS = (scope: DirectoryScope) =>
+export const TARGETS = (scope: DirectoryScope) =>
   scope === 'full'
     ? 'SELECT id AS service_id FROM services'
     : `SELECT s.id AS service_id FROM services s LEFT JOIN last_eval l ON l.service_id = s.id

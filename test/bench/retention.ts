@@ -20,10 +20,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeAll } from '../../pipeline/compute/index.ts';
 import { fixedClock } from '../../pipeline/core/clock.ts';
-import { defaultConfig } from '../../pipeline/core/config.ts';
-import { silentLogger } from '../../pipeline/core/log.ts';
-import { resolvePaths } from '../../pipeline/core/paths.ts';
 import { migrate, openStore, runArchive, type Store } from '../../pipeline/store/index.ts';
+import { makeContext } from '../helpers/context.ts';
+import { timed } from './compute.ts';
 
 interface Options {
   size: number;
@@ -111,24 +110,12 @@ function folderBytes(root: string): { bytes: number; files: number } {
 
 const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(1)} MB`;
 
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const t = performance.now();
-  const r = await fn();
-  return [r, performance.now() - t];
-}
-
 export async function run(args: string[] = []): Promise<void> {
   const o = parseArgs(args);
   const dir = o.keep ?? mkdtempSync(join(tmpdir(), 'atlas-bench-retention-'));
-  const paths = resolvePaths(dir);
-  const store = await openStore(paths.db);
-  const ctxAt = (at: Date) => ({
-    clock: fixedClock(at),
-    paths,
-    config: defaultConfig(),
-    log: silentLogger,
-    secret: 'bench-secret-0123456789',
-  });
+  const ctxAt = (at: Date) => makeContext(dir, { clock: fixedClock(at) });
+  const db = ctxAt(START).paths.db;
+  const store = await openStore(db);
   try {
     await migrate(store, START);
     await population(store, o.size);
@@ -185,7 +172,7 @@ export async function run(args: string[] = []): Promise<void> {
     const live = await best('checks');
     const all = await best('checks_all');
     store.close();
-    const dbBytes = statSync(paths.db).size + (existsSync(`${paths.db}.wal`) ? statSync(`${paths.db}.wal`).size : 0);
+    const dbBytes = statSync(db).size + (existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0);
     const archive = folderBytes(join(dir, 'archive'));
     const perEvaluation = Number(c!.evals) * o.size;
     const hourlyPerEvaluation = o.days * 24 * o.size;
