@@ -90,7 +90,8 @@ export async function archiveChecks(store: Store, now: Date, runId: string): Pro
       if (!archivedRows) return;
       const staging = join(root, `.staging-${runId}`);
       try {
-        const select = 'SELECT * FROM temp.archive_batch ORDER BY service_id, operation, slot';
+        // in time order: a window's query (view checks_all) skips the row groups outside it
+        const select = 'SELECT * FROM temp.archive_batch ORDER BY checked_at, service_id, operation';
         for (const f of await writeMonthPartitions(store, select, 'checked_at', staging, { filePrefix: runId })) {
           const month = /month=(\d{4}-\d{2})/.exec(f)?.[1];
           if (!month) throw new Error(`archive: unexpected file ${f}`);

@@ -34,7 +34,8 @@
 --                                                                                   the server read its results
 -- directory membership at an instant      directory_current, atlas_directory_as_of  publish, stats; weekly reports,
 --                                                                                   verify
--- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`)
+-- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`), report
+--                                                                                   windows (atlas_window_checks)
 -- daily check aggregates                  atlas_check_daily(lo, hi)                table check_daily (compute)
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
@@ -132,9 +133,24 @@ CREATE OR REPLACE MACRO atlas_missed(expected, ran) AS greatest(0, coalesce(expe
 -- view check_aggregates).
 CREATE OR REPLACE MACRO atlas_in_window(t, lo, hi) AS t >= lo AND t < hi;
 
--- The checks that ran in a report window [lo, hi).
+-- The columns of `checks`, in order, read from archived Parquet files (a list of paths).
+CREATE OR REPLACE MACRO atlas_archived_checks(files) AS TABLE
+SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail
+FROM read_parquet(files);
+
+-- Every check, live and archived (bounded history, below): researchers and the report windows read
+-- this. Defined here reading the live table only; when `archive_files` lists files, the opener
+-- re-creates it as `checks` UNION ALL atlas_archived_checks(<the listed files>) (applyChecksAll,
+-- pipeline/store/rules.ts), because a file list cannot be a query and DuckDB refuses an empty one. A file is listed in the transaction that deletes its
+-- rows from `checks`, so no check is in both.
+CREATE OR REPLACE VIEW checks_all AS SELECT * FROM checks;
+
+-- The checks that ran in a report window [lo, hi), live or archived (view checks_all): a week older
+-- than the archive cut (a late freeze, `atlas verify` re-checking every frozen report) counts the
+-- same checks as when it was frozen. The archive files are in checked_at order, so a recent window
+-- skips their row groups by their statistics.
 CREATE OR REPLACE MACRO atlas_window_checks(lo, hi) AS TABLE
-SELECT * FROM checks c WHERE atlas_in_window(c.checked_at, lo, hi);
+SELECT * FROM checks_all c WHERE atlas_in_window(c.checked_at, lo, hi);
 
 -- Checks of every counted operation in a report window [lo, hi): ran and passed
 -- (atlas_window_checks), expected and missed as above.
@@ -577,20 +593,9 @@ FROM directory d WHERE d.since < hi GROUP BY d.service_id;
 -- ---------------------------------------------------------------------------------------------------
 -- Bounded check history (docs/notes/history.md). Checks older than the archive cut (100 days: the
 -- longest evidence window, 90 days of payment terms, plus a margin) move to monthly Parquet files
--- under the data folder, listed in `archive_files`. Every evidence window reads `checks` alone and
--- ends within the cut, so archiving never changes a published figure.
-
--- The columns of `checks`, in order, read from archived Parquet files (a list of paths).
-CREATE OR REPLACE MACRO atlas_archived_checks(files) AS TABLE
-SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail
-FROM read_parquet(files);
-
--- Every check, live and archived: researchers read this. Defined here reading the live table only;
--- when `archive_files` lists files, the opener re-creates it as `checks` UNION ALL
--- atlas_archived_checks(<the listed files>) (pipeline/store/history.ts), because a file list cannot
--- be a query and DuckDB refuses an empty one. A file is listed in the transaction that deletes its
--- rows from `checks`, so no check is in both.
-CREATE OR REPLACE VIEW checks_all AS SELECT * FROM checks;
+-- under the data folder, listed in `archive_files` and read by view checks_all (above). Every
+-- evidence window reads `checks` alone and ends within the cut, and the report windows read
+-- checks_all, so archiving never changes a published figure.
 
 -- Daily per-operation aggregates of the checks with lo <= checked_at <= hi, by UTC day: the rows of
 -- table check_daily (long-range charts only; evidence always reads raw checks).
