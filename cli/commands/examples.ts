@@ -31,6 +31,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   sql: ["atlas sql 'SELECT tier, count(*) FROM services GROUP BY tier' --format json"],
   export: ['atlas export --out ./export --format csv'],
+  archive: ['atlas archive                          # move checks older than 100 days to monthly Parquet files'],
 };
 
 /** The path of `cmd` below the root program ('' for the root), e.g. 'ingest x402'. */

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as archive } from './archive.ts';
 import { register as compute } from './compute.ts';
 import { register as cycle } from './cycle.ts';
 import { register as demo } from './demo.ts';
@@ -14,5 +15,5 @@ import { register as sql } from './sql.ts';
 import { register as verify } from './verify.ts';
 
 export function registerCommands(program: Command): void {
-  for (const r of [init, ingest, probe, compute, publish, report, docs, cycle, verify, serve, demo, sql, exportCmd]) r(program);
+  for (const r of [init, ingest, probe, compute, publish, report, docs, cycle, verify, serve, demo, sql, exportCmd, archive]) r(program);
 }

@@ -2,6 +2,7 @@ import { DirectoryScope as DirectoryScopeSchema } from '../../site/contract/comm
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { jobSlotStart } from '../../site/contract/run-windows.ts';
+import { refreshCheckDaily } from '../store/history.ts';
 import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
 import { setComputeNow } from './clock.ts';
@@ -32,6 +33,10 @@ export const ComputeSummarySchema = z.object({
   derived_rows: z.number().int(),
   directory_evaluated: z.number().int(),
   directory_in: z.number().int(),
+  /** services whose membership or criteria changed: the rows this run added to `directory` */
+  directory_transitions: z.number().int(),
+  /** check_daily rows rewritten (full runs; 0 on a changed-only run) */
+  check_daily_rows: z.number().int(),
   duration_ms: z.number(),
   /** wall time of each step, for logs and the benchmark */
   steps_ms: z.record(z.string(), z.number()),
@@ -41,7 +46,8 @@ export type ComputeSummary = z.infer<typeof ComputeSummarySchema>;
 /**
  * `atlas compute`: every computed field at one instant (ctx.clock()), in one transaction, so publish
  * never reads half a result. Order: schedule/1 (intervals in force) → evidence → payment terms →
- * derived fields → directory membership. Records a `runs` row of kind compute.
+ * derived fields → directory membership → (full runs, hourly) the days touched since the last run
+ * in check_daily. Records a `runs` row of kind compute.
  */
 export async function computeAll(ctx: Context, store: Store, opts: ComputeOptions = {}): Promise<ComputeSummary> {
   const now = ctx.clock();
@@ -83,6 +89,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
       const terms = await step('terms', () => materializeTerms(store, now));
       const derivedRows = await step('derived', () => materializeDerived(store, now));
       const dir = await step('directory', () => evaluateDirectory(store, now, scope));
+      const dailyRows = scope === 'full' ? await step('check_daily', () => refreshCheckDaily(store, now)) : 0;
       beforeCommit = performance.now();
       return {
         run_id: id,
@@ -96,6 +103,8 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
         derived_rows: derivedRows,
         directory_evaluated: dir.evaluated,
         directory_in: dir.inDirectory,
+        directory_transitions: dir.transitions,
+        check_daily_rows: dailyRows,
         duration_ms: 0,
         steps_ms: steps,
       } satisfies ComputeSummary;

@@ -6,7 +6,7 @@ import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
 import { runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
-import { lastRunAt, migrate, refreshSnapshot, type Run, type Store, withRun } from '../store/index.ts';
+import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
 import { publish, type PublishResult } from '../../site/publish/index.ts';
 import { verifyGeneration } from '../verify/index.ts';
 import { CADENCE_MS, isDue } from './due.ts';
@@ -41,11 +41,11 @@ export interface CycleResult {
 
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
- * inbox), probe (calls and documentation), compute (changed services; all hourly), reports,
- * publish when anything changed (in this cycle, or since the last publish: unpublishedSince), then
- * verify (a sample of the published services and every frozen report recomputed from the raw tables,
- * pipeline/verify; a mismatch is logged as a warning and counted in the cycle's run, it does not
- * fail the cycle), and the researchers' snapshot hourly.
+ * inbox), probe (calls and documentation), compute (changed services; all hourly), the check
+ * archive (daily), reports, publish when anything changed (in this cycle, or since the last
+ * publish: unpublishedSince), then verify (a sample of the published services and every frozen
+ * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and
+ * counted in the cycle's run, it does not fail the cycle), and the researchers' snapshot hourly.
  * A step that fails is recorded and the cycle goes on (a registry that cannot be reached must not
  * stop the probes); the cycle's own run row is `partial` then.
  */
@@ -137,6 +137,14 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
     const full = opts.force || (await fullEvaluationDue(store, ctx.clock()));
     const r = await computeAll(ctx, store, { scope: full ? 'full' : 'changed' });
     return r;
+  });
+
+  // Once a day: checks older than the archive cut move to Parquet (view checks_all still reads
+  // them). Published figures never read that far back, so it does not make publish due.
+  const archiveDue = opts.force || isDue(await lastRunAt(store, 'archive'), now, CADENCE_MS.archive);
+  await step('archive', archiveDue, async () => {
+    const r = await runArchive(store, ctx.clock);
+    return { archived_rows: r.archived_rows, files: r.files.length };
   });
 
   await step('reports', true, async () => {

@@ -52,9 +52,8 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     ]),
   ) as ReportBody['services']['by_tier_type'];
   const [dir] = await q<{ size: unknown; evaluated: unknown }>(`
-    SELECT count(*) FILTER (WHERE in_dir)::INTEGER AS size, count(*)::INTEGER AS evaluated FROM (
-      SELECT d.service_id, arg_max(d.in_directory, d.evaluated_at) AS in_dir
-      FROM directory d, p WHERE d.evaluated_at < p.until GROUP BY d.service_id)`);
+    SELECT count(*) FILTER (WHERE in_directory)::INTEGER AS size, count(*)::INTEGER AS evaluated
+    FROM atlas_directory_as_of($2::TIMESTAMP)`);
   const addedRows = await q<{ k: string; n: unknown }>(
     `SELECT tier AS k, count(*)::INTEGER AS n FROM services, p WHERE atlas_in_window(created_at, p.ws, p.until) GROUP BY 1`,
   );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { AtlasError } from '../core/errors.ts';
-import { isMigrated, RULES_FILE } from './rules.ts';
+import { isMigrated, RULES_FILE, sqlPath } from './rules.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -28,17 +28,21 @@ export interface ExportTable {
   monthOf?: string;
   /** Row order in the files (stable output, better compression). */
   orderBy?: string;
+  /** The relation read, when not the table itself (checks: view checks_all, live and archived). */
+  from?: string;
 }
 
 export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'services', orderBy: 'id' },
   { table: 'operations', orderBy: 'service_id, id' },
-  { table: 'checks', monthOf: 'checked_at', orderBy: 'service_id, operation, slot' },
+  { table: 'checks', from: 'checks_all', monthOf: 'checked_at', orderBy: 'service_id, operation, slot' },
+  { table: 'check_daily', orderBy: 'service_id, operation, day' },
   { table: 'payment_terms', orderBy: 'service_id, operation, slot' },
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
   { table: 'runs', orderBy: 'started_at, id' },
-  { table: 'directory', orderBy: 'evaluated_at, service_id' },
+  { table: 'directory', orderBy: 'since, service_id' },
+  { table: 'directory_evaluations', orderBy: 'evaluated_at, scope' },
   { table: 'doc_snapshots', orderBy: 'service_id, url, fetched_at' },
   { table: 'changes', orderBy: 'detected_at, id' },
   { table: 'reports', orderBy: 'week' },
@@ -57,6 +61,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
 /** Tables deliberately left out of the export, with the reason (printed nowhere; read by the test). */
 export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   keys: 'API key hashes and the requesters’ labels and contact',
+  archive_files: 'bookkeeping of the check archive (paths under the data folder); the archived rows are exported in checks',
 };
 
 export type ExportFormat = 'parquet' | 'csv';
@@ -83,7 +88,7 @@ export interface ExportOptions {
 }
 
 /** A path as a SQL string literal: COPY's target cannot be a bound parameter, so quotes are doubled. */
-export const sqlPath = (p: string): string => `'${p.replace(/'/g, "''")}'`;
+export { sqlPath };
 const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 const isNonEmptyDir = (p: string): boolean => existsSync(p) && (!statSync(p).isDirectory() || readdirSync(p).length > 0);
@@ -131,21 +136,40 @@ async function missingTables(store: Store): Promise<string[]> {
 async function exportOne(store: Store, dir: string, t: ExportTable, format: ExportFormat): Promise<ExportedFile[]> {
   const cols = t.exclude?.length ? `* EXCLUDE (${t.exclude.map(ident).join(', ')})` : '*';
   const order = t.orderBy ? ` ORDER BY ${t.orderBy}` : '';
-  const fmt = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet, COMPRESSION zstd';
+  const source = ident(t.from ?? t.table);
   if (t.monthOf) {
-    // Hive partitions: checks/month=2026-11/data_0.parquet. The month column lives in the folder
-    // name only (DuckDB drops partition columns from the files); readers get it back with
-    // hive_partitioning. An empty table writes no file, so the folder is created either way.
     const target = join(dir, t.table);
-    mkdirSync(target);
-    await store.run(
-      `COPY (SELECT ${cols}, strftime(${ident(t.monthOf)}, '%Y-%m') AS month FROM ${ident(t.table)}${order}) TO ${sqlPath(target)} (${fmt}, PARTITION_BY (month), OVERWRITE_OR_IGNORE true)`,
-    );
-    return countFiles(store, dir, t.table, listFiles(target), format);
+    const paths = await writeMonthPartitions(store, `SELECT ${cols} FROM ${source}${order}`, t.monthOf, target, { format });
+    return countFiles(store, dir, t.table, paths, format);
   }
   const target = join(dir, `${t.table}.${format}`);
-  await store.run(`COPY (SELECT ${cols} FROM ${ident(t.table)}${order}) TO ${sqlPath(target)} (${fmt})`);
+  await store.run(`COPY (SELECT ${cols} FROM ${source}${order}) TO ${sqlPath(target)} (${copyFormat(format)})`);
   return countFiles(store, dir, t.table, [target], format);
+}
+
+const copyFormat = (format: ExportFormat): string => (format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet, COMPRESSION zstd');
+
+/**
+ * Write the rows of `select` into Hive partitions by the UTC month of its column `monthOf`:
+ * `target/month=2026-11/<file>` (the research export's checks, and the check archive,
+ * pipeline/store/history.ts). The month lives in the folder name only (DuckDB drops partition
+ * columns from the files); readers get it back with hive_partitioning. `filePrefix` names the files
+ * `<prefix>_0.parquet`, … (DuckDB's default: data_0). No row writes no file; the folder is created
+ * either way. Returns the written files' paths, sorted.
+ */
+export async function writeMonthPartitions(
+  store: Store,
+  select: string,
+  monthOf: string,
+  target: string,
+  opts: { format?: ExportFormat; filePrefix?: string } = {},
+): Promise<string[]> {
+  mkdirSync(target, { recursive: true });
+  const pattern = opts.filePrefix ? `, FILENAME_PATTERN ${sqlPath(`${opts.filePrefix}_{i}`)}` : '';
+  await store.run(
+    `COPY (SELECT *, strftime(${ident(monthOf)}, '%Y-%m') AS month FROM (${select})) TO ${sqlPath(target)} (${copyFormat(opts.format ?? 'parquet')}, PARTITION_BY (month), OVERWRITE_OR_IGNORE true${pattern})`,
+  );
+  return listFiles(target);
 }
 
 function listFiles(root: string): string[] {

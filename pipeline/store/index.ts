@@ -5,3 +5,4 @@ export * from './snapshot.ts';
 export * from './export.ts';
 export * from './runs.ts';
 export * from './rules.ts';
+export * from './history.ts';

@@ -32,6 +32,11 @@
 -- interval name of hours                  atlas_interval_name(h)                   evidence_30d, weekly reports
 -- listing criteria (listing-criteria/1)   listing_criteria (at atlas_compute_now)  compute (directory); publish and
 --                                                                                   the server read its results
+-- directory membership at an instant      directory_current, atlas_directory_as_of  publish, stats; weekly reports,
+--                                                                                   verify
+-- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`), report
+--                                                                                   windows (atlas_window_checks)
+-- daily check aggregates                  atlas_check_daily(lo, hi)                table check_daily (compute)
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -128,9 +133,24 @@ CREATE OR REPLACE MACRO atlas_missed(expected, ran) AS greatest(0, coalesce(expe
 -- view check_aggregates).
 CREATE OR REPLACE MACRO atlas_in_window(t, lo, hi) AS t >= lo AND t < hi;
 
--- The checks that ran in a report window [lo, hi).
+-- The columns of `checks`, in order, read from archived Parquet files (a list of paths).
+CREATE OR REPLACE MACRO atlas_archived_checks(files) AS TABLE
+SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail
+FROM read_parquet(files);
+
+-- Every check, live and archived (bounded history, below): researchers and the report windows read
+-- this. Defined here reading the live table only; when `archive_files` lists files, the opener
+-- re-creates it as `checks` UNION ALL atlas_archived_checks(<the listed files>) (applyChecksAll,
+-- pipeline/store/rules.ts), because a file list cannot be a query and DuckDB refuses an empty one. A file is listed in the transaction that deletes its
+-- rows from `checks`, so no check is in both.
+CREATE OR REPLACE VIEW checks_all AS SELECT * FROM checks;
+
+-- The checks that ran in a report window [lo, hi), live or archived (view checks_all): a week older
+-- than the archive cut (a late freeze, `atlas verify` re-checking every frozen report) counts the
+-- same checks as when it was frozen. The archive files are in checked_at order, so a recent window
+-- skips their row groups by their statistics.
 CREATE OR REPLACE MACRO atlas_window_checks(lo, hi) AS TABLE
-SELECT * FROM checks c WHERE atlas_in_window(c.checked_at, lo, hi);
+SELECT * FROM checks_all c WHERE atlas_in_window(c.checked_at, lo, hi);
 
 -- Checks of every counted operation in a report window [lo, hi): ran and passed
 -- (atlas_window_checks), expected and missed as above.
@@ -550,11 +570,43 @@ SELECT service_id,
 FROM judged;
 
 -- ---------------------------------------------------------------------------------------------------
--- Latest directory evaluation per service (rule listing-criteria/1; history in `directory`).
--- Every full evaluation covers every tracked service, so the latest one per service is at or after
--- the last full evaluation: only that tail of the (append-only) history is read.
+-- Directory membership over time. `directory` holds transitions (migration 004): a row per change of
+-- a service's membership or criteria, `since` the evaluation that found it, `evaluated_at` the latest
+-- evaluation that confirmed it. Every evaluation's instant and scope is in `directory_evaluations`.
+
+-- The current state per service: its latest transition. Every full evaluation confirms every tracked
+-- service (moving evaluated_at), so the current rows are among those confirmed at or after the last
+-- full evaluation: only that tail is read.
 CREATE OR REPLACE VIEW directory_current AS
-SELECT service_id, evaluated_at, in_directory, rule, scope, criteria
+SELECT service_id, evaluated_at, in_directory, rule, scope, criteria, since
 FROM directory
-WHERE evaluated_at >= (SELECT coalesce(max(evaluated_at), TIMESTAMP '1970-01-01') FROM directory WHERE scope = 'full')
-QUALIFY row_number() OVER (PARTITION BY service_id ORDER BY evaluated_at DESC) = 1;
+WHERE evaluated_at >= (SELECT coalesce(max(evaluated_at), TIMESTAMP '1970-01-01') FROM directory_evaluations WHERE scope = 'full')
+QUALIFY row_number() OVER (PARTITION BY service_id ORDER BY since DESC) = 1;
+
+-- Membership of each evaluated service as of instant hi (exclusive): the state of its latest
+-- transition before hi, i.e. of its latest evaluation before hi (a transition is the first of a run of
+-- equal evaluations). Used by the weekly report (`directory.size` at figures_until) and verify.
+CREATE OR REPLACE MACRO atlas_directory_as_of(hi) AS TABLE
+SELECT d.service_id, arg_max(d.in_directory, d.since) AS in_directory
+FROM directory d WHERE d.since < hi GROUP BY d.service_id;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Bounded check history (docs/notes/history.md). Checks older than the archive cut (100 days: the
+-- longest evidence window, 90 days of payment terms, plus a margin) move to monthly Parquet files
+-- under the data folder, listed in `archive_files` and read by view checks_all (above). Every
+-- evidence window reads `checks` alone and ends within the cut, and the report windows read
+-- checks_all, so archiving never changes a published figure.
+
+-- Daily per-operation aggregates of the checks with lo <= checked_at <= hi, by UTC day: the rows of
+-- table check_daily (long-range charts only; evidence always reads raw checks).
+CREATE OR REPLACE MACRO atlas_check_daily(lo, hi) AS TABLE
+SELECT c.service_id, c.operation, c.checked_at::DATE AS day,
+  count(*)::INTEGER AS checks,
+  count(*) FILTER (WHERE c.passed)::INTEGER AS passed,
+  count(c.latency_ms)::INTEGER AS latency_n,
+  sum(c.latency_ms)::DOUBLE AS latency_sum_ms,
+  quantile_cont(c.latency_ms, 0.5)::DOUBLE AS latency_p50_ms,
+  quantile_cont(c.latency_ms, 0.95)::DOUBLE AS latency_p95_ms
+FROM checks c
+WHERE c.checked_at >= lo AND c.checked_at <= hi
+GROUP BY c.service_id, c.operation, c.checked_at::DATE;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from './store.ts';
@@ -35,6 +35,37 @@ export function tempRulesSql(): string {
 /** (Re-)create every rule: persisted on a read-write connection, TEMP on a read-only one. */
 export async function applyRules(store: Store, opts: { readOnly?: boolean } = {}): Promise<void> {
   await store.run(opts.readOnly ? tempRulesSql() : rulesSql());
+  await applyChecksAll(store, opts.readOnly ?? false);
+}
+
+/** A path as a SQL string literal (COPY targets and file lists cannot be bound parameters). */
+export const sqlPath = (p: string): string => `'${p.replace(/'/g, "''")}'`;
+
+/** The data folder of a database file: archive paths in `archive_files` are relative to it. */
+export const dataDirOf = (dbPath: string): string => dirname(dbPath);
+
+/**
+ * View checks_all over the live table and the archived files (`files`: absolute paths). With no
+ * file it stays the live table (rules.sql); DuckDB refuses an empty file list.
+ */
+export function checksAllSql(files: readonly string[], readOnly: boolean): string {
+  const create = readOnly ? 'CREATE OR REPLACE TEMP VIEW' : 'CREATE OR REPLACE VIEW';
+  if (!files.length) return `${create} checks_all AS SELECT * FROM checks`;
+  return `${create} checks_all AS SELECT * FROM checks UNION ALL SELECT * FROM atlas_archived_checks([${files.map(sqlPath).join(', ')}])`;
+}
+
+/**
+ * Re-create checks_all with the files `archive_files` lists (pipeline/store/history.ts writes them).
+ * Only listed files are read, never a glob: a file written by an archive run that did not commit is
+ * not listed, and its rows are still live. A listed file that is missing (a data folder copied
+ * without its archive, e.g. the researchers' snapshot) is left out, so the database still opens.
+ */
+export async function applyChecksAll(store: Store, readOnly: boolean): Promise<void> {
+  if (store.path === ':memory:') return;
+  const rows = await store.all<{ path: string }>('SELECT path FROM archive_files ORDER BY path');
+  const dir = dataDirOf(store.path);
+  const files = rows.map((r) => join(dir, ...r.path.split('/'))).filter((f) => existsSync(f));
+  await store.run(checksAllSql(files, readOnly));
 }
 
 const migrationVersions = (): number[] =>

@@ -165,8 +165,7 @@ chk AS (
   FROM ran r FULL OUTER JOIN missed m ON r.kind = m.kind
 ),
 dir AS (
-  SELECT d.service_id, arg_max(d.in_directory, d.evaluated_at) AS in_dir
-  FROM directory d, p WHERE d.evaluated_at < p.hi GROUP BY d.service_id
+  SELECT service_id, in_directory AS in_dir FROM atlas_directory_as_of(getvariable('atlas_report_until')::TIMESTAMP)
 ),
 added AS (SELECT s.tier FROM services s, p WHERE atlas_in_window(s.created_at, p.lo, p.hi)),
 listing AS (SELECT e.listed, e.reason FROM listing_events e, p WHERE atlas_in_window(e.event_at, p.lo, p.hi)),

@@ -152,7 +152,7 @@ async function generate(store: Store, o: BenchOptions): Promise<void> {
 /** Last measured CPU time (user + system, all threads of this process) of a timed call, in ms. */
 let lastCpuMs = 0;
 
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const c = process.cpuUsage();
   const t = performance.now();
   const r = await fn();

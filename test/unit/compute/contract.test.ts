@@ -57,6 +57,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
     rule: 'VARCHAR',
     scope: 'VARCHAR',
     criteria: 'JSON',
+    since: 'TIMESTAMP',
   },
 };
 

@@ -27,8 +27,9 @@ async function seedOne(store: Store): Promise<void> {
     INSERT INTO terms_summary VALUES ('cand_abc', '2026-11-20', 1, 2, 1, '2026-11-20', ['pay_to'], '2026-10-01', true, ['eip155:8453'], true, '2026-11-25 11:30:00', '2026-11-25 12:00:00');
     INSERT INTO terms_changes VALUES ('cand_abc', '2026-11-20', ['pay_to']), ('cand_abc', '2026-10-20', ['price']), ('cand_abc', '2026-08-01', ['other']);
     INSERT INTO service_derived VALUES ('cand_abc', 0.25, 'registry', ['eip155:8453'], 'observed', true, 3, true, '2026-11-25 12:00:00');
-    INSERT INTO directory VALUES ('2026-11-25 11:00:00', 'cand_abc', false, 'listing-criteria/1', 'full', '[]'),
-      ('2026-11-25 12:00:00', 'cand_abc', true, 'listing-criteria/1', 'full',
+    INSERT INTO directory_evaluations VALUES ('2026-11-25 11:00:00', 'full', 1, 0, 1), ('2026-11-25 12:00:00', 'full', 1, 1, 1);
+    INSERT INTO directory VALUES ('cand_abc', '2026-11-25 11:00:00', '2026-11-25 11:00:00', false, 'listing-criteria/1', 'full', '[]'),
+      ('cand_abc', '2026-11-25 12:00:00', '2026-11-25 12:00:00', true, 'listing-criteria/1', 'full',
        '[{"id":"checks_30d","description":"at least 3","applies":true,"passed":true,"value":700,"threshold":3},
          {"id":"fresh","description":"fresh","applies":true,"passed":true,"value":"fresh","threshold":"fresh"},
          {"id":"listed","description":"listed","applies":true,"passed":true,"value":{"listed":true,"mcp_status":null},"threshold":true},
