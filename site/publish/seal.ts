@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, lstatSync } from 'node:fs';
 import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -41,9 +41,14 @@ export async function hashFile(path: string, sizeHint = 0): Promise<{ bytes: num
 /**
  * Every entry under `root` (recursively, symlinks not followed), with `/`-separated relative paths
  * sorted by path; regular files are sized and hashed (bounded concurrency), anything else is
- * reported as `other` and never read. `skip` names root-level files left out entirely.
+ * reported as `other` and never read. `skip` names root-level files left out entirely. `known`
+ * gives the size and SHA-256 of files already hashed (a publish's hard links to the previous
+ * generation): such a file is not read again when it is a regular file of the known size.
  */
-export async function scanTree(root: string, opts: { skip?: ReadonlySet<string>; concurrency?: number } = {}): Promise<FoundFile[]> {
+export async function scanTree(
+  root: string,
+  opts: { skip?: ReadonlySet<string>; concurrency?: number; known?: ReadonlyMap<string, { bytes: number; sha256: string }> } = {},
+): Promise<FoundFile[]> {
   const entries: { path: string; abs: string; file: boolean }[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     for (const d of await readdir(dir, { withFileTypes: true })) {
@@ -57,11 +62,14 @@ export async function scanTree(root: string, opts: { skip?: ReadonlySet<string>;
   await walk(root, '');
   const limit = pLimit(opts.concurrency ?? 8);
   const found = await Promise.all(
-    entries.map((e) =>
-      e.file
-        ? limit(async (): Promise<FoundFile> => ({ path: e.path, kind: 'file', ...(await hashFile(e.abs, (await lstat(e.abs)).size)) }))
-        : Promise.resolve<FoundFile>({ path: e.path, kind: 'other', bytes: 0, sha256: null }),
-    ),
+    entries.map((e) => {
+      if (!e.file) return Promise.resolve<FoundFile>({ path: e.path, kind: 'other', bytes: 0, sha256: null });
+      // A known file of the known size costs one synchronous stat (no thread-pool round trip, no read).
+      const k = opts.known?.get(e.path);
+      if (k && lstatSync(e.abs).size === k.bytes)
+        return Promise.resolve<FoundFile>({ path: e.path, kind: 'file', bytes: k.bytes, sha256: k.sha256 });
+      return limit(async (): Promise<FoundFile> => ({ path: e.path, kind: 'file', ...(await hashFile(e.abs, (await lstat(e.abs)).size)) }));
+    }),
   );
   return found.sort((a, b) => comparePaths(a.path, b.path));
 }
@@ -79,10 +87,14 @@ export interface SealResult {
  * signature over exactly those bytes, newline-terminated). A file written into the folder after
  * this would make the generation fail verification, so sealing is the last write.
  */
-export async function sealGeneration(genDir: string, opts: { generation: string; now: Date; key: SigningKey }): Promise<SealResult> {
+export async function sealGeneration(
+  genDir: string,
+  opts: { generation: string; now: Date; key: SigningKey; known?: ReadonlyMap<string, { bytes: number; sha256: string }> },
+): Promise<SealResult> {
   const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
   await writeFile(join(genDir, SIGNING_KEY_FILE), `${JSON.stringify(info)}\n`);
-  const found = await scanTree(genDir, { skip: SELF_FILES });
+  // Files hard-linked from the previous generation keep the hashes it sealed (`known`).
+  const found = await scanTree(genDir, { skip: SELF_FILES, ...(opts.known ? { known: opts.known } : {}) });
   const odd = found.find((f) => f.kind !== 'file');
   if (odd) throw new AtlasError('internal', `publish: ${odd.path} in the generation is not a regular file; it cannot be sealed`);
   const checksums = buildChecksums({
