@@ -115,16 +115,17 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     if (pages) {
       // An unchanged service's page is the previous generation's (same detail, same salt).
       const skip = new Set<string>();
-      if (previous) {
-        await mkdir(join(genDir, 'services'), { recursive: true });
-        for (const id of services.unchanged) {
-          const rel = `services/${id}.html`;
-          if (linkFrom(previous.dir, genDir, rel)) {
-            skip.add(id);
-            linked.push(rel);
+      if (previous)
+        await step('pages.link', async () => {
+          await mkdir(join(genDir, 'services'), { recursive: true });
+          for (const id of services.unchanged) {
+            const rel = `services/${id}.html`;
+            if (linkFrom(previous.dir, genDir, rel)) {
+              skip.add(id);
+              linked.push(rel);
+            }
           }
-        }
-      }
+        });
       await step('pages', async () => {
         const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now));
         await writePages(genDir, { generatedAt: now, baseUrl, skip, directory });
