@@ -98,8 +98,21 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       }),
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
-    const previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
-    const services = await step('services', () => writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous }));
+    let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
+    const services = await step('services', async () => {
+      try {
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous });
+      } catch (e) {
+        if (!previous) throw e;
+        // A previous generation that cannot be shared from (a file missing or out of step with its
+        // fingerprints) must not stop publishing: start the folder again and render everything.
+        ctx.log.warn(`publish: sharing with generation ${prevId} failed (${(e as Error)?.message ?? String(e)}); rendering every service`);
+        previous = null;
+        await rm(genDir, { recursive: true, force: true });
+        await createGenerationDir(publicDir, generation);
+        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous: null });
+      }
+    });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
     await step('status', () => writeStatus(store, genDir, now, run.id));
@@ -115,12 +128,13 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     if (pages) {
       // An unchanged service's page is the previous generation's (same detail, same salt).
       const skip = new Set<string>();
-      if (previous)
+      const from = previous;
+      if (from)
         await step('pages.link', async () => {
           await mkdir(join(genDir, 'services'), { recursive: true });
           for (const id of services.unchanged) {
             const rel = `services/${id}.html`;
-            if (linkFrom(previous.dir, genDir, rel)) {
+            if (linkFrom(from.dir, genDir, rel)) {
               skip.add(id);
               linked.push(rel);
             }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
@@ -171,6 +171,27 @@ describe('incremental publish', () => {
       const nextDay = await publish(ctx, store, { pages: false });
       expect(nextDay.incremental.rendered).toBe(12);
       expect(nextDay.incremental.previous).toBeNull();
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('renders everything, with a warning, when the previous generation is out of step with its fingerprints', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    const warnings: string[] = [];
+    try {
+      const first = await publish(ctx, store, { pages: false });
+      // Drop one record from the previous index: its fingerprint still says "unchanged".
+      const path = join(first.dir, 'index/summaries.json');
+      const lines = readFileSync(path, 'utf8').split('\n');
+      writeFileSync(path, [...lines.slice(0, 2), ...lines.slice(3)].join('\n'));
+      clock.advance(60_000);
+      await changeEvidence(store, 'svc_r0000009'); // so the index is written, not linked
+      const again = await publish({ ...ctx, log: { ...ctx.log, warn: (m: string) => warnings.push(m) } }, store, { pages: false });
+      expect(again.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
+      expect(warnings.join('\n')).toMatch(/sharing with generation .* failed .*rendering every service/);
+      expect((await verifyTree(again.dir)).ok).toBe(true);
     } finally {
       store.close();
       cleanup();
