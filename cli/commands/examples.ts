@@ -18,7 +18,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'ingest inbox': ['atlas ingest inbox                     # load submissions the server queued'],
   probe: ['atlas probe --only calls --timeout-ms 5000   # check every call operation that is due'],
   compute: ['atlas compute --scope full             # intervals, evidence and the directory for every service'],
-  publish: ['atlas publish --out ./public           # write the signed static tree'],
+  publish: [
+    'atlas publish --out ./public           # write the signed static tree (only what changed)',
+    'atlas publish --full                   # render every service again, sharing nothing',
+  ],
   report: ['atlas report --week 2026-11-16         # freeze that finished week'],
   'report correct': ["atlas report correct --week 2026-11-16 --figure checks.by_kind.x402.missed=3 --note 'late probe run'"],
   docs: ['atlas docs --all                       # fetch every documentation page now'],

@@ -22,7 +22,10 @@ export async function getService(deps: AppDeps, id: string, key?: string | null)
   if (!detail) throw notFound();
   const now = deps.clock();
   const out = presentDetail(detail, row, { now, baseUrl: deps.config.serve.baseUrl });
-  // A detail file published before data_as_of existed answers with the generation's value.
+  // The published file leaves out the generation-level instants (so unchanged services share their
+  // file between generations): generated_at is the generation's publish instant, data_as_of its last
+  // compute. A file that still carries them (older generations) keeps its own.
+  out.generated_at = detail.generated_at ?? site.generatedAt;
   out.data_as_of = detail.data_as_of ?? site.dataAsOf;
   const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
   if (keyId) out.referral_id = signReferral(deps.secret, id, keyId, now);

@@ -332,7 +332,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'ServiceDetail.generated_at': d(
     'atlas',
-    'The publish instant: when this object was written. recent_checks, daily_checks, current_terms, terms_changes and interval_history are read at it; freshness and in_directory are recomputed by the server at the answer instant; the other figures are as of data_as_of.',
+    "The publish instant of the generation the object is served from (the server adds it from the generation's manifest; the published file api/v1/services/<id>.json leaves it and data_as_of out, so an unchanged service's file is shared between generations). recent_checks, daily_checks, current_terms, terms_changes and interval_history are read at it; freshness and in_directory are recomputed by the server at the answer instant; the other figures are as of data_as_of.",
     'date-time',
   ),
   'ServiceDetail.in_directory': d(

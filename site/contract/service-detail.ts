@@ -97,6 +97,16 @@ export const ServiceDetail = ServiceSummary.extend({
 });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
 
+/**
+ * The published file `api/v1/services/<id>.json`: the single-service object without the two
+ * publish-level instants, `generated_at` and `data_as_of`. They belong to the generation (its
+ * `manifest.json` and run log) and the server adds them when it answers; leaving them out lets an
+ * unchanged service's file be shared, byte for byte, by every generation whose data for it is the same
+ * (docs/notes/incremental-publish.md).
+ */
+export const ServiceDetailFile = ServiceDetail.omit({ generated_at: true, data_as_of: true });
+export type ServiceDetailFile = z.infer<typeof ServiceDetailFile>;
+
 /** How many raw checks the single-service object carries (newest first) and the daily series length. */
 export const RECENT_CHECKS = 48;
 export const DAILY_DAYS = 30;

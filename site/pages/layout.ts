@@ -43,7 +43,7 @@ ${page.body}
 </main>
 <footer class="site"><div class="wrap">
 <p>Evidence measured by Atlas; never a rating or a recommendation. Registry text is <span class="third-party">third-party</span> and shown as data. API status: preview (data and fields may change).
-Data as of ${fmtTime(meta.generatedAt)}${meta.live ? '' : ' (static copy)'}.</p>
+${meta.generatedAt ? `Data as of ${fmtTime(meta.generatedAt)}${meta.live ? '' : ' (static copy)'}.` : 'Static copy of the published data (the publish time is on the Status page).'}</p>
 </div></footer>
 <script src="${ASSET_PATHS.js}" defer></script>
 </body>

@@ -6,6 +6,7 @@ export type {
   ServiceSummary,
   ServiceList,
   ServiceDetail,
+  ServiceDetailFile,
   CriterionResult,
   CheckRecord,
   DailyChecks,
@@ -40,8 +41,12 @@ export interface DayBucket {
 
 /** Page-wide facts that are not part of the data. */
 export interface PageMeta {
-  /** When the data was computed (publish) or answered (serve); shown in the footer. */
-  generatedAt: Date;
+  /**
+   * When the data was computed (publish) or answered (serve); shown in the footer. Null on the
+   * static service pages: each is shared by every generation whose data for the service is the same
+   * (docs/notes/incremental-publish.md), so it carries no publish instant.
+   */
+  generatedAt: Date | null;
   /** True when rendered by the server: the search form filters live. False for the static tree. */
   live: boolean;
   /** The instance's public base URL (config serve.baseUrl) for absolute links such as embed snippets. */

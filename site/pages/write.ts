@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexRecord, Report, ReportList, ServiceDetail, Stats, Status } from '../contract/index.ts';
+import type { IndexRecord, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../contract/index.ts';
 import { CSS, JS } from './assets.ts';
 import { renderDirectoryPage } from './directory.ts';
 import { renderErrorPage } from './error-page.ts';
@@ -15,6 +15,10 @@ export interface WritePagesOptions {
   generatedAt: Date;
   /** The instance's public base URL, for absolute links (badge snippets); see PageMeta.baseUrl. */
   baseUrl?: string;
+  /** Services whose page is already in the folder (hard-linked from the previous generation): not rendered again. */
+  skip?: ReadonlySet<string>;
+  /** The directory list of `index.html`, when the caller built it already (publish streams it from the index). */
+  directory?: ServiceList;
 }
 
 /**
@@ -68,7 +72,7 @@ export async function readReports(generationDir: string): Promise<{ current: Rep
 /**
  * Contract (CONTRACTS.md "Published tree"): reads the JSON publish already wrote into
  * `generationDir` and writes `index.html` (the directory's first page, default query),
- * `services/<id>.html` for every service detail file, `status.html`, `reports.html` and
+ * `services/<id>.html` for every service detail file (but those in `skip`), `status.html`, `reports.html` and
  * `assets/atlas.css|js`. Missing inputs (e.g. no reports yet) give pages saying so; nothing outside
  * `generationDir` is touched.
  */
@@ -80,23 +84,34 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   await writeFile(join(generationDir, 'assets', 'atlas.css'), CSS);
   await writeFile(join(generationDir, 'assets', 'atlas.js'), JS);
 
-  const records = (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [];
   const status = await readJson<Status>(join(api, 'status.json'));
   const stats = await readJson<Stats>(join(api, 'stats.json'));
-  const list = defaultDirectoryList(records, opts.generatedAt, stats?.data_as_of ?? null);
+  const list =
+    opts.directory ??
+    defaultDirectoryList(
+      (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
+      opts.generatedAt,
+      stats?.data_as_of ?? null,
+    );
   await writeFile(
     join(generationDir, 'index.html'),
     safeRender(() => renderDirectoryPage({ list, form: {} }, meta), meta, 'directory'),
   );
 
   const servicesDir = join(api, 'services');
-  const files = existsSync(servicesDir) ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json')) : [];
+  // A service page depends on its detail file and the base URL only (no publish instant), so an
+  // unchanged service's page can be shared between generations.
+  const pageMeta: PageMeta = { ...meta, generatedAt: null };
+  const skip = opts.skip;
+  const files = existsSync(servicesDir)
+    ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json') && !skip?.has(f.slice(0, -'.json'.length)))
+    : [];
   await eachLimited(files, 32, async (file) => {
-    const detail = await readJson<ServiceDetail>(join(servicesDir, file));
+    const detail = await readJson<ServiceDetailFile>(join(servicesDir, file));
     if (!detail) return;
     await writeFile(
       join(generationDir, 'services', `${detail.id}.html`),
-      safeRender(() => renderServicePage(detail, meta), meta, 'service'),
+      safeRender(() => renderServicePage(detail, pageMeta), pageMeta, 'service'),
     );
   });
 

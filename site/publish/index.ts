@@ -12,3 +12,5 @@ export * from './write.ts';
 export * from './checksums.ts';
 export * from './seal.ts';
 export * from './verify-tree.ts';
+export * from './fingerprint.ts';
+export * from './incremental.ts';

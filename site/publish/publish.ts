@@ -1,11 +1,11 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
 import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { API_VERSION, LISTING_CRITERIA_RULE, Manifest } from '../contract/index.ts';
+import { API_VERSION, DAILY_DAYS, LISTING_CRITERIA_RULE, Manifest, scheduleTierServed } from '../contract/index.ts';
 import { writePages } from '../pages/index.ts';
-import { createGenerationDir, newGenerationId, pruneGenerations, removeUnsealedGenerations, switchCurrent } from './generation.ts';
+import { createGenerationDir, currentGeneration, generationDir, newGenerationId, pruneGenerations, removeUnsealedGenerations, switchCurrent } from './generation.ts';
 import { writeChanges } from './changes.ts';
 import { writeDiscovery } from './discovery.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
@@ -20,6 +20,11 @@ import { stepTimer } from '../../pipeline/core/step-timer.ts';
 import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
+import { fingerprintSalt } from './fingerprint.ts';
+import { linkedHashes, linkFrom, previousGeneration } from './incremental.ts';
+import { dayRange } from './rows.ts';
+import { staticDirectoryList } from './static-list.ts';
+import { dataAsOf } from '../../pipeline/compute/status.ts';
 
 export interface PublishOptions extends ServicesOptions {
   /** Public folder (default ctx.paths.publicDir). */
@@ -28,6 +33,8 @@ export interface PublishOptions extends ServicesOptions {
   keep?: number;
   /** Write the HTML pages (default true; site/pages/index.ts). */
   pages?: boolean;
+  /** Render every service, sharing nothing with the previous generation (`atlas publish --full`). */
+  full?: boolean;
 }
 
 export interface PublishResult {
@@ -42,6 +49,11 @@ export interface PublishResult {
   steps: Record<string, number>;
   /** Files listed in the signed checksums.json, and the signing key's id. */
   sealed: { files: number; keyId: string };
+  /**
+   * What this generation shares with the previous one: the generation it shared from (null: a full
+   * publish), services rendered, and files hard-linked instead of written.
+   */
+  incremental: { previous: string | null; rendered: number; linked: number };
 }
 
 /**
@@ -81,7 +93,35 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       ctx.log.warn(`publish: removed ${partial.length} unsealed generation(s) left by an interrupted publish: ${partial.join(', ')}`);
     const genDir = await createGenerationDir(publicDir, generation);
     dir = genDir; // removed again if anything below fails before the switch
-    const services = await step('services', () => writeServices(store, genDir, now, ctx.log, opts));
+    // Incremental unless --full: services whose inputs did not change since the generation
+    // `current` points to share its files (docs/notes/incremental-publish.md).
+    const pages = opts.pages !== false;
+    const baseUrl = publicBaseUrl(ctx.config);
+    const salt = await step('previous', async () =>
+      fingerprintSalt({
+        days: dayRange(now, DAILY_DAYS),
+        scheduleTier: scheduleTierServed(now),
+        pages,
+        baseUrl,
+        engine: String((await store.all<{ v: string }>('SELECT version() AS v'))[0]?.v ?? ''),
+      }),
+    );
+    const prevId = opts.full ? null : await currentGeneration(publicDir);
+    let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
+    const services = await step('services', async () => {
+      try {
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous });
+      } catch (e) {
+        if (!previous) throw e;
+        // A previous generation that cannot be shared from (a file missing or out of step with its
+        // fingerprints) must not stop publishing: start the folder again and render everything.
+        ctx.log.warn(`publish: sharing with generation ${prevId} failed (${(e as Error)?.message ?? String(e)}); rendering every service`);
+        previous = null;
+        await rm(genDir, { recursive: true, force: true });
+        await createGenerationDir(publicDir, generation);
+        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous: null });
+      }
+    });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
     await step('status', () => writeStatus(store, genDir, now, run.id));
@@ -92,10 +132,28 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     const reports = await step('reports', () => writeReports(store, genDir, now));
 
     // The pages are part of the product: only an explicit `pages: false` leaves them out.
-    const baseUrl = publicBaseUrl(ctx.config);
     await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));
-    const pages = opts.pages !== false;
-    if (pages) await step('pages', () => writePages(genDir, { generatedAt: now, baseUrl }));
+    const linked = [...services.linked];
+    if (pages) {
+      // An unchanged service's page is the previous generation's (same detail, same salt).
+      const skip = new Set<string>();
+      const from = previous;
+      if (from)
+        await step('pages.link', async () => {
+          await mkdir(join(genDir, 'services'), { recursive: true });
+          for (const id of services.unchanged) {
+            const rel = `services/${id}.html`;
+            if (linkFrom(from.dir, genDir, rel)) {
+              skip.add(id);
+              linked.push(rel);
+            }
+          }
+        });
+      await step('pages', async () => {
+        const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now));
+        await writePages(genDir, { generatedAt: now, baseUrl, skip, directory });
+      });
+    }
 
     // The static host's caching rules (site/contract/http-cache.ts), sealed with the rest.
     await step('headers', () => writeHeadersFile(genDir));
@@ -109,7 +167,8 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       counts,
       pages,
     });
-    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key }));
+    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : undefined;
+    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, ...(known ? { known } : {}) }));
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
     // Pruning is housekeeping: the publish has succeeded once the pointer switched.
@@ -118,8 +177,21 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       return [] as string[];
     });
     const ms = Math.round(performance.now() - t0);
-    run.counts = { ...counts, invalid: services.invalid, pages, ms, steps, generation, sealed_files: sealed.files, key_id: sealed.keyId };
-    ctx.log.info(`published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory) in ${ms} ms`);
+    const incremental = { previous: previous ? prevId : null, rendered: services.rendered.length, linked: linked.length };
+    run.counts = {
+      ...counts,
+      invalid: services.invalid,
+      pages,
+      ms,
+      steps,
+      generation,
+      sealed_files: sealed.files,
+      key_id: sealed.keyId,
+      incremental,
+    };
+    ctx.log.info(
+      `published generation ${generation}: ${counts.services} services (${counts.in_directory} in the directory), ${incremental.rendered} rendered, ${incremental.linked} files shared, in ${ms} ms`,
+    );
     return {
       generation,
       dir: genDir,
@@ -130,6 +202,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       ms,
       steps,
       sealed: { files: sealed.files, keyId: sealed.keyId },
+      incremental,
     };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);

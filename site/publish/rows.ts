@@ -13,7 +13,7 @@ import {
   type IntervalChange,
   type LastCheck,
   type OperationInfo,
-  type ServiceDetail,
+  type ServiceDetailFile,
   type ServiceSummary,
   type TermsChange,
 } from '../contract/index.ts';
@@ -247,19 +247,14 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
   };
 }
 
-export function detailOf(
-  r: Row,
-  summary: ServiceSummary,
-  criteria: CriterionResult[],
-  now: Date,
-  dayList: readonly string[],
-  dataAsOf: string | null,
-): ServiceDetail {
+/**
+ * The single-service file: a function of the row and the day list only (no publish instant), so a
+ * service whose inputs did not change renders to the same bytes in every generation.
+ */
+export function detailOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailFile {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: API_STATUS,
-    generated_at: now.toISOString(),
-    data_as_of: dataAsOf,
     ...summary,
     description: discovered ? null : str(r.description),
     in_directory: Boolean(r.in_directory),

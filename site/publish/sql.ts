@@ -155,30 +155,46 @@ export const DROP_STAGED = [
   'pub_intervals',
   'pub_terms_changes',
   'pub_terms_latest',
+  'pub_fp',
+  'pub_todo',
 ].map((t) => `DROP TABLE IF EXISTS temp.${t}`);
 
-/** Services per ordinal range $1..$2: the summary scalars and every detail part as JSON text. */
-export const BATCH_SQL = `
+/**
+ * Services per ordinal range $1..$2: the summary scalars and every detail part as JSON text.
+ * `only` narrows every part to the services of the range listed in temp table pub_todo (an
+ * incremental publish renders only the services whose fingerprint changed, fingerprint.ts).
+ */
+const batchSql = (only: string) => `
 WITH
 o AS (SELECT ord, to_json(list({'id': id, 'kind': kind, 'is_primary': is_primary, 'url': url, 'method': method,
         'check_interval_hours': interval_hours, 'pass_rule': pass_rule, 'expected_statuses': expected_statuses, 'enabled': enabled}
         ORDER BY is_primary DESC, id))::VARCHAR AS j
-      FROM pub_ops WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+      FROM pub_ops WHERE ord BETWEEN $1 AND $2${only} GROUP BY ord),
 r AS (SELECT ord, to_json(list({'operation': operation, 'slot': ${iso('slot')}, 'checked_at': ${iso('checked_at')},
         'status': status, 'passed': passed, 'reason': reason, 'rule': rule, 'latency_ms': latency_ms}
         ORDER BY checked_at DESC, operation))::VARCHAR AS j
-      FROM pub_recent WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+      FROM pub_recent WHERE ord BETWEEN $1 AND $2${only} GROUP BY ord),
 d AS (SELECT ord, to_json(list({'day': day, 'checks': checks, 'passed': passed, 'median_latency_ms': median_latency_ms} ORDER BY day))::VARCHAR AS j
-      FROM pub_daily WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+      FROM pub_daily WHERE ord BETWEEN $1 AND $2${only} GROUP BY ord),
 i AS (SELECT ord, to_json(list({'operation': operation, 'changed_at': ${iso('changed_at')}, 'from_hours': from_hours,
         'to_hours': to_hours, 'rule': rule, 'reason': reason} ORDER BY changed_at, operation))::VARCHAR AS j
-      FROM pub_intervals WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
+      FROM pub_intervals WHERE ord BETWEEN $1 AND $2${only} GROUP BY ord),
 c AS (SELECT ord, to_json(list({'changed_at': ${iso('changed_at')}, 'kinds': kinds} ORDER BY changed_at DESC))::VARCHAR AS j
-      FROM pub_terms_changes WHERE ord BETWEEN $1 AND $2 GROUP BY ord),
-l AS (SELECT ord, j FROM pub_terms_latest WHERE ord BETWEEN $1 AND $2)
+      FROM pub_terms_changes WHERE ord BETWEEN $1 AND $2${only} GROUP BY ord),
+l AS (SELECT ord, j FROM pub_terms_latest WHERE ord BETWEEN $1 AND $2${only})
 SELECT s.*, o.j AS ops_j, r.j AS recent_j, d.j AS daily_j, i.j AS intervals_j, c.j AS terms_changes_j, l.j AS terms_latest_j
 FROM pub_summary s
 LEFT JOIN o ON o.ord = s.ord LEFT JOIN r ON r.ord = s.ord LEFT JOIN d ON d.ord = s.ord
 LEFT JOIN i ON i.ord = s.ord LEFT JOIN c ON c.ord = s.ord LEFT JOIN l ON l.ord = s.ord
-WHERE s.ord BETWEEN $1 AND $2
+WHERE s.ord BETWEEN $1 AND $2${only.replaceAll('ord IN', 's.ord IN')}
 ORDER BY s.ord`;
+
+export const BATCH_SQL = batchSql('');
+
+/** BATCH_SQL for the services of pub_todo ranked $3..$4, whose ordinals lie in $1..$2. */
+export const BATCH_TODO_SQL = batchSql(' AND ord IN (SELECT ord FROM pub_todo WHERE rank BETWEEN $3 AND $4)');
+
+/** The services to render, by ordinal ($1: ordinals separated by commas), ranked in order. */
+export const STAGE_TODO_SQL = `CREATE OR REPLACE TEMP TABLE pub_todo AS
+SELECT ord, row_number() OVER (ORDER BY ord)::INTEGER AS rank
+FROM (SELECT unnest(string_split($1, ','))::INTEGER AS ord) ORDER BY ord`;

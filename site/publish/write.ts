@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
@@ -21,6 +21,24 @@ export async function writeJson<S extends z.ZodType>(path: string, schema: S, va
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(body));
   return body;
+}
+
+/**
+ * The elements of a file JsonArrayWriter wrote, one serialised element per line (the writer puts
+ * each element on its own line; JSON.stringify never emits a raw newline inside a value).
+ */
+export async function* readArrayLines(path: string): AsyncGenerator<string> {
+  // Read in large chunks and split synchronously (readline's per-line events cost several times more).
+  let rest = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const lines = (rest + (chunk as string)).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === '[' || line === ']' || line === '') continue;
+      yield line.endsWith(',') ? line.slice(0, -1) : line;
+    }
+  }
+  if (rest && rest !== ']') yield rest.endsWith(',') ? rest.slice(0, -1) : rest;
 }
 
 /**
@@ -66,7 +84,15 @@ export class JsonArrayWriter {
   }
 
   push(value: unknown): Promise<void> {
-    const s = `${this.count ? ',' : ''}\n${JSON.stringify(value)}`;
+    return this.pushRaw(JSON.stringify(value));
+  }
+
+  /**
+   * One element already serialised (one line, no trailing comma): an incremental publish copies an
+   * unchanged service's line from the previous generation's file (readArrayLines) as it is.
+   */
+  pushRaw(json: string): Promise<void> {
+    const s = `${this.count ? ',' : ''}\n${json}`;
     this.count += 1;
     return this.write(s);
   }

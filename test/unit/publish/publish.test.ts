@@ -13,7 +13,7 @@ import {
   Report,
   ReportList,
   Roadmap,
-  ServiceDetail,
+  ServiceDetailFile,
   Stats,
   Status,
 } from '../../../site/contract/index.ts';
@@ -65,20 +65,20 @@ describe('publish (raw rows → compute → publish)', () => {
       for (const f of detailFiles) {
         const text = readFileSync(join(gen, 'api', 'v1', 'services', f), 'utf8');
         expect(text).not.toMatch(/pay_to_hash|"h1"/);
-        const d = parseWith(ServiceDetail, join(gen, 'api', 'v1', 'services', f));
+        const d = parseWith(ServiceDetailFile, join(gen, 'api', 'v1', 'services', f));
         expect(d.referral_id).toBeUndefined();
         expect(d.daily_checks).toHaveLength(30);
         expect(d.recent_checks.length).toBeLessThanOrEqual(48);
         expect(d.directory.criteria.length).toBe(6);
       }
-      const reviewed = parseWith(ServiceDetail, join(gen, 'api', 'v1', 'services', 'svc_r0000000.json'));
+      const reviewed = parseWith(ServiceDetailFile, join(gen, 'api', 'v1', 'services', 'svc_r0000000.json'));
       expect(reviewed.recent_checks).toHaveLength(48);
       expect(reviewed.operations.map((o) => o.id)).toEqual(['primary', 'docs']);
       expect(reviewed.claims.map((c) => c.topic).sort()).toEqual(['networks', 'price_usd']);
       expect(reviewed.claims.every((c) => c.source === 'operator' && c.source_url?.startsWith('https://'))).toBe(true);
       expect(reviewed.claims.map((c) => c.checked_at)).toEqual(['2026-11-20', '2026-11-20']);
       expect(reviewed.registry_text).toBeNull();
-      const x402 = parseWith(ServiceDetail, join(gen, 'api', 'v1', 'services', 'cand_x0000001.json'));
+      const x402 = parseWith(ServiceDetailFile, join(gen, 'api', 'v1', 'services', 'cand_x0000001.json'));
       expect(x402.payment_terms).not.toBeNull();
       expect(x402.payment_terms!.changes_30d).toBe(1);
       expect(x402.terms_changes).toHaveLength(1);

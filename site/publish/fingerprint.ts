@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Per-service fingerprints: what lets a generation write only what changed since the previous one
+ * (docs/notes/incremental-publish.md). A service's fingerprint is a hash over every input of its
+ * files as publish stages them (its summary row and every detail part, already cut to the windows
+ * at the publish instant, sql.ts) plus a salt naming everything else the bytes depend on: the code
+ * that shapes and renders them, the day list of the daily series, whether `schedule_tier` is still
+ * served, the base URL and whether pages are written. Equal fingerprint ⇒ the service's detail file,
+ * its page and its index record are byte-identical to the previous generation's, which are then
+ * shared (hard links) instead of rendered again. The decision is made from content, never from
+ * timestamps or change flags.
+ */
+
+/** Relative path of the fingerprint list inside a generation (sealed with the rest). */
+export const FINGERPRINTS_FILE = 'index/fingerprints.txt';
+export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/1';
+
+/**
+ * After staging (sql.ts): one row per service with its fingerprint. Each part contributes the sum of
+ * its rows' hashes (order-free; the renderers order the rows by content) and the ordinal is left
+ * out, so inserting a service does not change its neighbours. Two 64-bit hashes with different
+ * salts make a 128-bit fingerprint. $1: the salt.
+ */
+export const FINGERPRINT_SQL = `
+CREATE OR REPLACE TEMP TABLE pub_fp AS
+WITH
+sh AS (SELECT ord, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord))) AS h FROM pub_summary),
+o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
+r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
+d AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_daily GROUP BY ord),
+i AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_intervals GROUP BY ord),
+c AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_terms_changes GROUP BY ord),
+l AS (SELECT ord, sum(hash(j)) AS h FROM pub_terms_latest GROUP BY ord)
+SELECT sh.ord, sh.id, coalesce(sh.in_directory, false) AS in_directory,
+  printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, d.h, i.h, c.h, l.h),
+    hash($1::VARCHAR || '/2', sh.h, o.h, r.h, d.h, i.h, c.h, l.h)) AS fp
+FROM sh
+LEFT JOIN o ON o.ord = sh.ord LEFT JOIN r ON r.ord = sh.ord LEFT JOIN d ON d.ord = sh.ord
+LEFT JOIN i ON i.ord = sh.ord LEFT JOIN c ON c.ord = sh.ord LEFT JOIN l ON l.ord = sh.ord
+ORDER BY sh.ord`;
+
+let codeHash: string | null = null;
+
+/**
+ * SHA-256 over the source of the code that shapes and renders published bytes (site/contract,
+ * site/pages, site/publish): a deploy that changes any of it renders every service again. When the
+ * sources cannot be read (a bundled build), a random value: every publish is then a full one, which
+ * is slower but never wrong.
+ */
+export function renderCodeHash(): string {
+  if (codeHash) return codeHash;
+  const site = dirname(dirname(fileURLToPath(import.meta.url)));
+  const h = createHash('sha256');
+  let files = 0;
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else if (/\.(ts|js|mjs|sql|css)$/.test(d.name)) {
+        h.update(`${relative(site, p)}\u0000`)
+          .update(readFileSync(p))
+          .update('\u0000');
+        files += 1;
+      }
+    }
+  };
+  for (const part of ['contract', 'pages', 'publish']) walk(join(site, part));
+  codeHash = files ? h.digest('hex') : createHash('sha256').update(String(Math.random())).digest('hex');
+  return codeHash;
+}
+
+/** Everything, besides a service's own rows, that its published bytes depend on. */
+export interface SaltInput {
+  /** First and last day of the daily series (it moves at UTC midnight). */
+  days: readonly string[];
+  /** Whether the deprecated `schedule_tier` member is still written. */
+  scheduleTier: boolean;
+  pages: boolean;
+  baseUrl: string;
+  /** DuckDB's version: its hash function makes the fingerprints. */
+  engine: string;
+}
+
+export function fingerprintSalt(s: SaltInput): string {
+  const parts = [FINGERPRINTS_FORMAT, renderCodeHash(), s.days[0] ?? '', s.days.at(-1) ?? '', s.scheduleTier, s.pages, s.baseUrl, s.engine];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** The file's bytes: a header line with the format and salt, then `<id> <fingerprint>` per published service, by id. */
+export function fingerprintsText(salt: string, entries: Iterable<readonly [string, string]>): string {
+  const lines = [`${FINGERPRINTS_FORMAT} ${salt}`];
+  for (const [id, fp] of entries) lines.push(`${id} ${fp}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The fingerprints of a generation made with the same salt, or null (no list, another format or
+ * salt: nothing in it can be shared, the next generation is rendered in full).
+ */
+export async function readFingerprints(generationDir: string, salt: string): Promise<Map<string, string> | null> {
+  let text: string;
+  try {
+    text = await readFile(join(generationDir, FINGERPRINTS_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  const lines = text.split('\n');
+  if (lines[0] !== `${FINGERPRINTS_FORMAT} ${salt}`) return null;
+  const out = new Map<string, string>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line) continue;
+    const sp = line.indexOf(' ');
+    if (sp <= 0) return null;
+    out.set(line.slice(0, sp), line.slice(sp + 1));
+  }
+  return out;
+}

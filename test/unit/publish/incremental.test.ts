@@ -1,0 +1,227 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeAll } from '../../../pipeline/compute/index.ts';
+import type { Store } from '../../../pipeline/store/store.ts';
+import { type IndexRecord, ServiceDetailFile } from '../../../site/contract/index.ts';
+import { defaultDirectoryList } from '../../../site/pages/index.ts';
+import { staticDirectoryList } from '../../../site/publish/static-list.ts';
+import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../site/publish/index.ts';
+import { loadGeneration } from '../../../serve/site/load.ts';
+import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { parseWith } from './read-tree.ts';
+import { seedChangesAndReports, seedRaw } from './seed.ts';
+
+const NOW = '2026-11-25T12:00:00Z';
+
+/**
+ * Files that name their own generation or the run that made it (the generation id, the publish
+ * run in the run log and status): they differ between any two publishes, whatever the data.
+ */
+const GENERATION_FILES = new Set([
+  'manifest.json',
+  'checksums.json',
+  'checksums.json.sig',
+  'healthz.json',
+  'run-log.json',
+  'api/v1/status.json',
+  'status.html',
+]);
+
+/** Every regular file of a generation, relative path → absolute path. */
+function files(root: string, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const d of readdirSync(join(root, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${d.name}` : d.name;
+    if (d.isDirectory()) for (const [k, v] of files(root, rel)) out.set(k, v);
+    else out.set(rel, join(root, rel));
+  }
+  return out;
+}
+
+const ino = (p: string) => statSync(p).ino;
+
+async function setup(n = 30) {
+  const { dir, cleanup } = tempDir('atlas-incremental-');
+  const store = await openTestStore(dir);
+  await seedRaw(store, new Date(NOW), n, 3);
+  await seedChangesAndReports(store, new Date(NOW));
+  const clock = testClock(NOW);
+  const ctx = makeContext(dir, { clock });
+  await computeAll(ctx, store, { scope: 'full' });
+  return { dir, cleanup, store, clock, ctx };
+}
+
+/** One service changed through the store: its evidence, its payment-term summary, or its directory membership. */
+async function changeEvidence(store: Store, id: string) {
+  await store.run('UPDATE evidence SET passed_30d = passed_30d - 1 WHERE service_id = $1', [id]);
+}
+async function changeTerms(store: Store, id: string) {
+  await store.run('UPDATE terms_summary SET changes_30d = changes_30d + 1, changes_90d = changes_90d + 1 WHERE service_id = $1', [id]);
+}
+async function changeMembership(store: Store, id: string) {
+  await store.run(
+    'UPDATE directory SET in_directory = NOT in_directory WHERE service_id = $1 AND evaluated_at = (SELECT max(evaluated_at) FROM directory WHERE service_id = $1)',
+    [id],
+  );
+}
+
+describe('incremental publish', () => {
+  it('re-renders exactly the services whose evidence, terms or membership changed; the rest are hard links', async () => {
+    const { cleanup, store, clock, ctx } = await setup();
+    try {
+      const first = await publish(ctx, store);
+      expect(first.incremental).toEqual({ previous: null, rendered: 30, linked: 0 });
+      const a = generationDir(ctx.paths.publicDir, first.generation);
+
+      clock.advance(5 * 60_000);
+      await changeEvidence(store, 'svc_r0000003');
+      await changeTerms(store, 'cand_x0000004');
+      await changeMembership(store, 'cand_m0000005');
+      const second = await publish(ctx, store);
+      expect(second.incremental.previous).toBe(first.generation);
+      expect(second.incremental.rendered).toBe(3);
+      const b = second.dir;
+
+      const changed = ['svc_r0000003', 'cand_x0000004', 'cand_m0000005'];
+      for (const id of changed) {
+        for (const rel of [`api/v1/services/${id}.json`, `services/${id}.html`]) {
+          expect(ino(join(b, rel))).not.toBe(ino(join(a, rel)));
+          expect(readFileSync(join(b, rel), 'utf8')).not.toBe(readFileSync(join(a, rel), 'utf8'));
+        }
+      }
+      expect(parseWith(ServiceDetailFile, join(b, 'api/v1/services/svc_r0000003.json')).evidence.passed_30d).toBe(
+        parseWith(ServiceDetailFile, join(a, 'api/v1/services/svc_r0000003.json')).evidence.passed_30d - 1,
+      );
+      const ids = readdirSync(join(b, 'api/v1/services')).map((f) => f.replace(/\.json$/, ''));
+      expect(ids).toHaveLength(30);
+      for (const id of ids.filter((x) => !changed.includes(x))) {
+        expect(ino(join(b, `api/v1/services/${id}.json`))).toBe(ino(join(a, `api/v1/services/${id}.json`)));
+        expect(ino(join(b, `services/${id}.html`))).toBe(ino(join(a, `services/${id}.html`)));
+      }
+      // 27 details + 27 pages shared; the index changed, so it was written anew.
+      expect(second.incremental.linked).toBe(54);
+      expect(ino(join(b, 'index/summaries.json'))).not.toBe(ino(join(a, 'index/summaries.json')));
+
+      // The published file carries no publish-level instant; the server adds them from the generation.
+      const raw = JSON.parse(readFileSync(join(b, 'api/v1/services/svc_r0000000.json'), 'utf8')) as Record<string, unknown>;
+      expect('generated_at' in raw || 'data_as_of' in raw).toBe(false);
+
+      // index.html's list, streamed from the index, is the default list over every record.
+      const records = JSON.parse(readFileSync(join(b, 'index/summaries.json'), 'utf8')) as IndexRecord[];
+      const at = new Date('2026-11-25T12:05:00Z');
+      const streamed = await staticDirectoryList(b, at, null);
+      expect(streamed).toEqual(defaultDirectoryList(records, at, null));
+      expect(streamed.total).toBeGreaterThan(0);
+
+      // The server's loader reads the mixed generation like any other.
+      const site = await loadGeneration(b, new Date(NOW));
+      expect(site.rows).toHaveLength(30);
+      expect(site.generation).toBe(second.generation);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('gives the same bytes as a full publish of the same data, and passes verify --tree', async () => {
+    const { dir, cleanup, store, clock, ctx } = await setup();
+    try {
+      await publish(ctx, store);
+      clock.advance(5 * 60_000);
+      await changeEvidence(store, 'cand_x0000001');
+      await changeMembership(store, 'svc_r0000006');
+      const inc = await publish(ctx, store);
+      expect(inc.incremental.rendered).toBe(2);
+      const full = await publish(ctx, store, { out: join(dir, 'full-tree'), full: true });
+      expect(full.incremental).toEqual({ previous: null, rendered: 30, linked: 0 });
+
+      const x = files(inc.dir);
+      const y = files(full.dir);
+      expect([...x.keys()].sort()).toEqual([...y.keys()].sort());
+      const differing = [...x.keys()].filter((p) => !readFileSync(x.get(p)!).equals(readFileSync(y.get(p)!)));
+      expect(differing.filter((p) => !GENERATION_FILES.has(p))).toEqual([]);
+      expect(x.has(FINGERPRINTS_FILE)).toBe(true);
+
+      const v = await verifyTree(inc.dir);
+      expect(v.problems).toEqual([]);
+      expect(v.ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('shares the whole index when nothing changed; --full shares nothing; a new UTC day renders everything', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store, { pages: false });
+      clock.advance(60_000);
+      const same = await publish(ctx, store, { pages: false });
+      expect(same.incremental).toEqual({ previous: first.generation, rendered: 0, linked: 13 });
+      expect(ino(join(same.dir, 'index/summaries.json'))).toBe(ino(join(first.dir, 'index/summaries.json')));
+      expect((await verifyTree(same.dir)).ok).toBe(true);
+
+      clock.advance(60_000);
+      const forced = await publish(ctx, store, { pages: false, full: true });
+      expect(forced.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
+
+      // The daily series moves at UTC midnight: every detail changes, so nothing is shared.
+      clock.advance(12 * 3_600_000);
+      const nextDay = await publish(ctx, store, { pages: false });
+      expect(nextDay.incremental.rendered).toBe(12);
+      expect(nextDay.incremental.previous).toBeNull();
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('renders everything, with a warning, when the previous generation is out of step with its fingerprints', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    const warnings: string[] = [];
+    try {
+      const first = await publish(ctx, store, { pages: false });
+      // Drop one record from the previous index: its fingerprint still says "unchanged".
+      const path = join(first.dir, 'index/summaries.json');
+      const lines = readFileSync(path, 'utf8').split('\n');
+      writeFileSync(path, [...lines.slice(0, 2), ...lines.slice(3)].join('\n'));
+      clock.advance(60_000);
+      await changeEvidence(store, 'svc_r0000009'); // so the index is written, not linked
+      const again = await publish({ ...ctx, log: { ...ctx.log, warn: (m: string) => warnings.push(m) } }, store, { pages: false });
+      expect(again.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
+      expect(warnings.join('\n')).toMatch(/sharing with generation .* failed .*rendering every service/);
+      expect((await verifyTree(again.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('pruning the generation a newer one shares files with leaves the newer one whole', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store);
+      clock.advance(60_000);
+      await changeEvidence(store, 'svc_r0000000');
+      const second = await publish(ctx, store);
+      expect(second.incremental.linked).toBeGreaterThan(0);
+      expect(await pruneGenerations(ctx.paths.publicDir, 1)).toEqual([first.generation]);
+      expect(existsSync(first.dir)).toBe(false);
+      const v = await verifyTree(ctx.paths.publicDir);
+      expect(v.problems).toEqual([]);
+      expect(v.ok).toBe(true);
+      const site = await loadGeneration(second.dir, new Date(NOW));
+      expect(site.rows).toHaveLength(12);
+
+      // And the next publish shares from the survivor.
+      clock.advance(60_000);
+      const third = await publish(ctx, store);
+      expect(third.incremental).toMatchObject({ previous: second.generation, rendered: 0 });
+      expect((await verifyTree(third.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+});
