@@ -1,21 +1,17 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, type Config } from '../../../pipeline/core/config.ts';
-import { silentLogger } from '../../../pipeline/core/log.ts';
+import type { Config } from '../../../pipeline/core/config.ts';
 import { ingestInbox } from '../../../pipeline/inbox/load.ts';
 import type { KeyRecord } from '../../../pipeline/inbox/records.ts';
-import { createApp } from '../../../serve/app.ts';
 import { addressHash } from '../../../serve/auth/address.ts';
 import { hashKey } from '../../../serve/auth/keys.ts';
-import { closeDeps, createDeps, type AppDeps } from '../../../serve/deps.ts';
+import type { AppDeps } from '../../../serve/deps.ts';
 import { DailyCounter } from '../../../serve/inbox/daily-counter.ts';
 import { completeLines, logFiles } from '../../../serve/inbox/log-tail.ts';
 import { WriteStore } from '../../../serve/inbox/write-store.ts';
-import { buildOpenApi } from '../../../site/contract/openapi.ts';
-import { makeContext, openTestStore, tempDir, testClock, type TestClock } from '../../helpers/context.ts';
-import { writeGeneration } from '../../serve/fixture.ts';
-import { SECRET, T0 } from './harness.ts';
+import { makeContext, openTestStore } from '../../helpers/context.ts';
+import { type Harness, harness, SECRET, T0 } from './harness.ts';
 
 /**
  * Replicas that agree (docs/notes/replicas.md): several servers over one inbox folder, each
@@ -23,8 +19,9 @@ import { SECRET, T0 } from './harness.ts';
  * manual trigger), never by waiting.
  */
 interface Replica {
-  deps: AppDeps;
-  post(path: string, body: unknown, headers?: Record<string, string>, address?: string): Promise<{ status: number; body: any }>;
+  h: Harness;
+  readonly deps: AppDeps;
+  post: Harness['post'];
   poll(): Promise<void>;
 }
 
@@ -34,44 +31,28 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function folder(): { dir: string; clock: TestClock; config: Config } {
-  const tmp = tempDir('atlas-replicas-');
-  cleanups.push(tmp.cleanup);
-  const clock = testClock(T0);
-  mkdirSync(join(tmp.dir, 'inbox'));
-  writeGeneration(join(tmp.dir, 'public'), { generation: 'g1', now: clock(), services: [{ id: 'cand_a' }] });
-  const config = defaultConfig();
-  config.serve.rateLimits.anonymousPerMinute = 1_000_000;
-  config.serve.rateLimits.keyedPerMinute = 1_000_000;
-  return { dir: tmp.dir, clock, config };
-}
-
-async function replica(f: { dir: string; clock: TestClock; config: Config }, id: string): Promise<Replica> {
-  const deps = await createDeps({
-    clock: f.clock,
-    config: f.config,
-    secret: SECRET,
-    log: silentLogger,
-    siteDir: join(f.dir, 'public'),
-    inboxDir: join(f.dir, 'inbox'),
-    replicaId: id,
-    mounts: [],
-    openapi: buildOpenApi,
-  });
-  cleanups.push(() => closeDeps(deps));
-  const app = createApp(deps);
-  return {
-    deps,
-    async post(path, body, headers = {}, address = '198.51.100.7') {
-      const res = await app.request(
-        path,
-        { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } },
-        { incoming: { socket: { remoteAddress: address } } },
-      );
-      return { status: res.status, body: await res.json() };
-    },
-    poll: () => deps.writes.poll(f.clock()),
-  };
+/** Servers with these replica ids over one folder and one clock (the first one owns the folder). */
+async function replicas(ids: string[], config?: (c: Config) => void): Promise<Replica[]> {
+  const out: Replica[] = [];
+  for (const id of ids) {
+    const first = out[0]?.h;
+    const h = await harness({
+      services: [{ id: 'cand_a' }],
+      replicaId: id,
+      ...(config ? { config } : {}),
+      ...(first ? { shared: { dir: first.dir, clock: first.clock } } : {}),
+    });
+    cleanups.push(() => h.close());
+    out.push({
+      h,
+      get deps() {
+        return h.deps;
+      },
+      post: h.post,
+      poll: () => h.deps.writes.poll(h.clock()),
+    });
+  }
+  return out;
 }
 
 const keyLine = (over: Partial<KeyRecord> = {}): string =>
@@ -121,9 +102,7 @@ describe('daily counter across replicas and days', () => {
 
 describe('replicas follow each other (WriteStore.follow / poll)', () => {
   it('a key created on A is accepted on B after B polls; a repeated report answers the first on either', async () => {
-    const f = folder();
-    const a = await replica(f, 'a');
-    const b = await replica(f, 'b');
+    const [a, b] = (await replicas(['a', 'b'])) as [Replica, Replica];
     const k = (await a.post('/api/v1/keys', {})).body;
     const report = { outcome: 'success', idempotency_key: 'i1', service_id: 'cand_a' };
     expect((await b.post('/api/v1/outcomes', report, { 'X-API-Key': k.key })).status).toBe(401);
@@ -141,11 +120,9 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
   });
 
   it('the per-address daily limits hold across replicas once they have polled', async () => {
-    const f = folder();
-    f.config.serve.rateLimits.feedbackPerAddressPerDay = 2;
-    const a = await replica(f, 'a');
-    const b = await replica(f, 'b');
-    const c = await replica(f, 'c');
+    const [a, b, c] = (await replicas(['a', 'b', 'c'], (cfg) => {
+      cfg.serve.rateLimits.feedbackPerAddressPerDay = 2;
+    })) as [Replica, Replica, Replica];
     const pollAll = () => Promise.all([a.poll(), b.poll(), c.poll()]);
     expect((await a.post('/api/v1/keys', {})).status).toBe(201);
     await pollAll();
@@ -166,9 +143,9 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
   });
 
   it('a torn last line waits for its newline; a malformed complete line is skipped and counted, never blocks', async () => {
-    const f = folder();
-    const b = await replica(f, 'b');
-    const log = join(f.dir, 'inbox', 'keys-a.jsonl');
+    const [b] = (await replicas(['b'])) as [Replica];
+    mkdirSync(b.h.inboxDir, { recursive: true });
+    const log = join(b.h.inboxDir, 'keys-a.jsonl');
     const line = keyLine();
     writeFileSync(log, line.slice(0, 40));
     await b.poll();
@@ -187,20 +164,20 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
   });
 
   it('a torn line left at start is picked up by the follower when its newline arrives', async () => {
-    const f = folder();
-    const log = join(f.dir, 'inbox', 'keys-a.jsonl');
+    const [a] = (await replicas(['a'])) as [Replica];
+    mkdirSync(a.h.inboxDir, { recursive: true });
+    const log = join(a.h.inboxDir, 'keys-z.jsonl');
     writeFileSync(log, keyLine().slice(0, 30));
-    const ws = await WriteStore.open(join(f.dir, 'inbox'), 'b', f.clock());
+    const ws = await WriteStore.open(a.h.inboxDir, 'b', a.h.clock());
     cleanups.push(() => ws.close());
     appendFileSync(log, keyLine().slice(30));
-    await ws.poll(f.clock());
+    await ws.poll(a.h.clock());
     expect(ws.keyIdFor('a'.repeat(64))).toBe('key_0000000000000001');
   });
 
   it('two replicas that accept the same idempotency key inside the delay converge on the earliest, as the loader does', async () => {
-    const f = folder();
-    const a = await replica(f, 'a');
-    const b = await replica(f, 'b');
+    const [a, b] = (await replicas(['a', 'b'])) as [Replica, Replica];
+    const f = { dir: a.h.dir, clock: a.h.clock, inbox: a.h.inboxDir };
     const k = (await a.post('/api/v1/keys', {})).body;
     await b.poll();
     const report = { outcome: 'success', idempotency_key: 'race' };
@@ -222,18 +199,18 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
       store.close();
     }
     // Same instant: the log file that sorts first wins, on the servers and in the loader alike.
-    const ws = await WriteStore.open(join(f.dir, 'inbox'), 'z', f.clock());
+    const ws = await WriteStore.open(f.inbox, 'z', f.clock());
     cleanups.push(() => ws.close());
-    const tie = readFileSync(join(f.dir, 'inbox', 'outcomes-b.jsonl'), 'utf8').trim();
-    appendFileSync(join(f.dir, 'inbox', 'outcomes-0.jsonl'), `${tie.replace(onB.body.id, 'out_tie')}\n`);
+    const tie = readFileSync(join(f.inbox, 'outcomes-b.jsonl'), 'utf8').trim();
+    appendFileSync(join(f.inbox, 'outcomes-0.jsonl'), `${tie.replace(onB.body.id, 'out_tie')}\n`);
     await ws.poll(f.clock());
     expect((await ws.findOutcome(k.key_id, 'race'))?.id).toBe('out_tie');
   });
 
   it('follow() polls on each tick of the injected trigger and stops on close', async () => {
-    const f = folder();
-    const a = await replica(f, 'a');
-    const ws = await WriteStore.open(join(f.dir, 'inbox'), 'b', f.clock());
+    const [a] = (await replicas(['a'])) as [Replica];
+    const f = { clock: a.h.clock };
+    const ws = await WriteStore.open(a.h.inboxDir, 'b', f.clock());
     let tick: (() => void) | undefined;
     let stopped = false;
     ws.follow({
