@@ -17,7 +17,8 @@ export interface LogFile {
 /**
  * The logs among `names`, keys first, then outcomes, then feedback (INBOX_KINDS order), each kind
  * by file name. Keys come first so that whoever sees a report has seen the key that sent it, and a
- * key seen by a poll implies every report written before that key was created is seen too.
+ * key seen by a poll implies every report written before that key was created is seen too (the
+ * follower lists the folder again before each kind, so this holds for a log created meanwhile).
  */
 export function logFiles(names: readonly string[]): LogFile[] {
   const out: LogFile[] = [];

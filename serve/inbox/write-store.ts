@@ -3,6 +3,7 @@ import type { Clock } from '../../pipeline/core/clock.ts';
 import type { Logger } from '../../pipeline/core/log.ts';
 import {
   type FeedbackRecord,
+  INBOX_KINDS,
   type InboxKind,
   type InboxRecordByKind,
   type KeyRecord,
@@ -150,12 +151,16 @@ export class WriteStore {
     const today = utcDay(now);
     this.keysPerAddress.advance(today);
     this.feedbackPerAddress.advance(today);
-    for (const f of logFiles(await listInbox(this.inboxDir))) {
-      if (f.replica === this.replicaId) continue;
-      const { applied, skipped } = await this.readLog(f, today);
-      this.followed.applied += applied;
-      this.followed.skipped += skipped;
-      if (skipped) this.log?.warn('serve: skipped inbox lines that are not records', { file: f.name, skipped });
+    // Each kind's logs are listed just before they are read (keys, then outcomes, then feedback),
+    // so a log created before a key that this poll sees is read in this poll too (log-tail.ts).
+    for (const kind of INBOX_KINDS) {
+      for (const f of logFiles(await listInbox(this.inboxDir))) {
+        if (f.kind !== kind || f.replica === this.replicaId) continue;
+        const { applied, skipped } = await this.readLog(f, today);
+        this.followed.applied += applied;
+        this.followed.skipped += skipped;
+        if (skipped) this.log?.warn('serve: skipped inbox lines that are not records', { file: f.name, skipped });
+      }
     }
     this.followed.polls++;
   }
