@@ -32,8 +32,7 @@ export interface RunningServer {
 /**
  * `atlas serve`: load the current generation and the inbox indexes, mount the server's parts (MCP, pages),
  * listen (port 0 → any free port), follow the generation pointer and the other replicas' inbox
- * logs. `close()` stops accepting,
- * lets in-flight requests finish, then closes the append logs.
+ * logs. `close()` stops accepting, lets in-flight requests finish, then closes the append logs.
  */
 export async function startServer(ctx: Context, opts: StartOptions): Promise<RunningServer> {
   const parts = serverParts();
