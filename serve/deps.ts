@@ -70,7 +70,7 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
   const metrics = createServeMetrics({ clock: opts.clock, generation: () => site.peek() });
-  const writes = WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock());
+  const writes = await WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock());
   writes.observeAppends((kind, seconds) => metrics.inboxAppend(kind, seconds));
   return {
     clock: opts.clock,

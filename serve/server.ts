@@ -14,6 +14,8 @@ export interface StartOptions {
   siteDir?: string;
   /** This replica's inbox log suffix (default env ATLAS_REPLICA_ID, else the hostname). */
   replicaId?: string;
+  /** Follow the other replicas' inbox logs: poll period (default 500 ms; docs/notes/replicas.md). */
+  followIntervalMs?: number;
   /** Follow the `current` pointer: periodic check interval (default 2 s) plus fs.watch. */
   watchIntervalMs?: number;
   /** Extra route groups after the server's own parts (the bench's baseline route). */
@@ -29,8 +31,8 @@ export interface RunningServer {
 
 /**
  * `atlas serve`: load the current generation and the inbox indexes, mount the server's parts (MCP, pages),
- * listen (port 0 → any free port) and follow the generation pointer. `close()` stops accepting,
- * lets in-flight requests finish, then closes the append logs.
+ * listen (port 0 → any free port), follow the generation pointer and the other replicas' inbox
+ * logs. `close()` stops accepting, lets in-flight requests finish, then closes the append logs.
  */
 export async function startServer(ctx: Context, opts: StartOptions): Promise<RunningServer> {
   const parts = serverParts();
@@ -47,6 +49,7 @@ export async function startServer(ctx: Context, opts: StartOptions): Promise<Run
   });
   if (!deps.site.peek()) ctx.log.warn('serve: no published generation yet; data endpoints answer 503 until `atlas publish` runs');
   deps.site.watch(opts.watchIntervalMs ?? 2000);
+  deps.writes.follow({ clock: ctx.clock, log: ctx.log, ...(opts.followIntervalMs ? { intervalMs: opts.followIntervalMs } : {}) });
   const app = createApp(deps);
   let server: ServerType;
   try {

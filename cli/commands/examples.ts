@@ -27,7 +27,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   docs: ['atlas docs --all                       # fetch every documentation page now'],
   cycle: ['atlas cycle                            # what cron runs: ingest, probe, compute, reports, publish'],
   verify: ['atlas verify --sample 50               # recompute 50 services and every report from the database'],
-  serve: ['atlas serve --port 8787                # the API, /mcp and the pages over the published tree'],
+  serve: [
+    'atlas serve --port 8787                # the API, /mcp and the pages over the published tree',
+    'atlas serve --port 8788 --replica b    # a second replica over the same data folder',
+  ],
   demo: [
     'npm start                              # = atlas demo: 14 simulated days, then the pages on :8787',
     'atlas demo --port 0 --size 100 --days 7 # smaller and quicker, any free port',

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOG_FILE_RE, RECORD_SCHEMAS, type InboxKind, type InboxRecordByKind } from './records.ts';
+import { LOG_FILE_RE, parseRecord, type InboxKind, type InboxRecordByKind } from './records.ts';
 
 export interface ReadResult<K extends InboxKind> {
   records: InboxRecordByKind[K][];
@@ -17,7 +17,6 @@ export interface ReadResult<K extends InboxKind> {
 export function readInbox<K extends InboxKind>(inboxDir: string, kind: K): ReadResult<K> {
   const out: ReadResult<K> = { records: [], skipped: 0, files: [] };
   if (!existsSync(inboxDir)) return out;
-  const schema = RECORD_SCHEMAS[kind];
   const files = readdirSync(inboxDir)
     .filter((f) => LOG_FILE_RE.exec(f)?.[1] === kind)
     .sort();
@@ -26,15 +25,8 @@ export function readInbox<K extends InboxKind>(inboxDir: string, kind: K): ReadR
     const text = readFileSync(join(inboxDir, f), 'utf8');
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        out.skipped++;
-        continue;
-      }
-      const r = schema.safeParse(parsed);
-      if (r.success) out.records.push(r.data as InboxRecordByKind[K]);
+      const rec = parseRecord(kind, line);
+      if (rec) out.records.push(rec);
       else out.skipped++;
     }
   }

@@ -65,6 +65,22 @@ export interface InboxRecordByKind {
   feedback: FeedbackRecord;
 }
 
+/**
+ * One log line as a record of `kind`, or null when it is not one (not JSON, or not the kind's
+ * schema): the one parse shared by `atlas ingest inbox` and the server (at start and when it
+ * follows other replicas' logs).
+ */
+export function parseRecord<K extends InboxKind>(kind: K, line: string): InboxRecordByKind[K] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const r = RECORD_SCHEMAS[kind].safeParse(parsed);
+  return r.success ? (r.data as InboxRecordByKind[K]) : null;
+}
+
 /** `<kind>-<replica id>.jsonl` for every kind of INBOX_KINDS; replica ids are limited to [A-Za-z0-9_.-]. */
 export const LOG_FILE_RE = new RegExp(`^(${INBOX_KINDS.join('|')})-([A-Za-z0-9_.-]{1,64})\\.jsonl$`);
 

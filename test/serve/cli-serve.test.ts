@@ -1,44 +1,28 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
 import { openStore } from '../../pipeline/store/store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 import { writeGeneration } from './fixture.ts';
+import { type ServeProcess, startServeProcess } from './serve-process.ts';
 
 /** `atlas serve --port 0` on a real socket: prints the URL, answers, shuts down cleanly on SIGTERM. */
 describe('atlas serve / atlas ingest inbox (CLI)', () => {
   it('serves the published tree, takes a write, exits 0 on SIGTERM; ingest inbox loads the write', async () => {
     const tmp = tempDir('atlas-cli-serve-');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), '--data', tmp.dir, '--now', '2026-11-25T12:00:00Z', 'serve', '--port', '0'],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, ATLAS_REPLICA_ID: 'cli-test' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    let server: ServeProcess | undefined;
     try {
+      server = await startServeProcess(['--data', tmp.dir, '--now', '2026-11-25T12:00:00Z', 'serve', '--port', '0'], {
+        env: { ATLAS_REPLICA_ID: 'cli-test' },
+      });
+      const url = server.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       writeGeneration(join(tmp.dir, 'public'), {
         generation: 'g1',
         now: new Date('2026-11-25T12:00:00Z'),
         services: [{ id: 'cand_a' }, { id: 'svc_b' }],
       });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /^(http:\/\/\S+)\n/m.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-      });
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      // The tree may have been written just after start: the watcher picks it up.
+      // The tree was written after start: the watcher picks it up.
       let total = -1;
       for (let i = 0; i < 100 && total < 0; i++) {
         const r = await fetch(`${url}/api/v1/services?scope=index`);
@@ -52,9 +36,7 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
       });
       expect(fb.status).toBe(201);
       expect(fb.headers.get('x-api-status')).toBe('preview');
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exit).toBe(0);
+      expect(await server.stop()).toBe(0);
 
       const ingest = await runCli(['--data', tmp.dir, 'ingest', 'inbox']);
       expect(ingest.code, ingest.stderr).toBe(0);
@@ -65,7 +47,7 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
         store.close();
       }
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await server?.stop(0);
       tmp.cleanup();
     }
   }, 240_000); // several CLI processes; generous for a loaded CI machine

@@ -42,19 +42,24 @@ export interface HarnessOptions {
   mounts?: Mount[];
   /** Do not publish anything before start. */
   empty?: boolean;
+  /** This server's replica id (default 'test'). */
+  replicaId?: string;
+  /** Run over another harness's folders and clock (a second replica); that harness removes the folder. */
+  shared?: { dir: string; clock: TestClock };
 }
 
 export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
-  const tmp = tempDir('atlas-serve-');
+  const tmp = opts.shared ? { dir: opts.shared.dir, cleanup: () => undefined } : tempDir('atlas-serve-');
   const siteDir = join(tmp.dir, 'public');
   const inboxDir = join(tmp.dir, 'inbox');
-  const clock = testClock(opts.now ?? T0);
+  const clock = opts.shared?.clock ?? testClock(opts.now ?? T0);
   const config = defaultConfig();
   // Request rate limits out of the way unless a test sets them (daily limits stay on).
   config.serve.rateLimits.anonymousPerMinute = 1_000_000;
   config.serve.rateLimits.keyedPerMinute = 1_000_000;
   opts.config?.(config);
-  if (!opts.empty) writeGeneration(siteDir, { generation: 'g1', now: clock(), services: opts.services ?? [], ...opts.generation });
+  if (!opts.empty && !opts.shared)
+    writeGeneration(siteDir, { generation: 'g1', now: clock(), services: opts.services ?? [], ...opts.generation });
   const make = () =>
     createDeps({
       clock,
@@ -63,7 +68,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
       log: silentLogger,
       siteDir,
       inboxDir,
-      replicaId: 'test',
+      replicaId: opts.replicaId ?? 'test',
       mounts: opts.mounts ?? [],
       openapi: buildOpenApi,
     });

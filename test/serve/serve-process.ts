@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
+
+/** A real `atlas serve` child process (tests and the soak bench). */
+export interface ServeProcess {
+  child: ChildProcess;
+  /** The URL the server printed as its first stdout line. */
+  url: string;
+  stderr(): string;
+  /** SIGTERM, then the exit code (SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/**
+ * Spawn `atlas <args>` (args must run `serve --port 0` or another port) and resolve once the URL is
+ * printed; rejects with the child's stderr when it exits first.
+ */
+export async function startServeProcess(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', join(PROJECT_ROOT, 'cli', 'main.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/\S+)\n/m.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`atlas serve exited ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    url,
+    stderr: () => stderr,
+    stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      return exit.finally(() => clearTimeout(force));
+    },
+  };
+}
+
+/**
+ * Wait for an event observed through `check` (true once it happened), trying every 50 ms until
+ * `deadlineMs`; resolves with the time it took, rejects at the deadline. A bounded wait for
+ * something another process does, not a sleep standing in for an assertion.
+ */
+export async function waitFor(what: string, check: () => Promise<boolean>, deadlineMs = 5000): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - t0;
+    if (performance.now() - t0 > deadlineMs) throw new Error(`${what}: not within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
