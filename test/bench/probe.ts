@@ -108,6 +108,8 @@ function startBareChild() {
 function startRunnerChild(dir: string, now: Date, heapMb: number) {
   // --runner-heap-mb N: cap the prober's V8 old space (what NODE_OPTIONS=--max-old-space-size=N would do for `atlas probe`).
   const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  // ATLAS_BENCH_RUNNER_ARGS: extra node flags for the prober only (e.g. --heap-prof to find what allocates).
+  heap.push(...(process.env.ATLAS_BENCH_RUNNER_ARGS ?? '').split(' ').filter(Boolean));
   const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], {
     execArgv: [...heap, '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
