@@ -25,18 +25,7 @@ export function register(ingest: Command): void {
           ctx.log.json
             ? 'ingest checks: done'
             : `ingest checks: ${s.loaded.length} of ${s.files} batch files loaded (${s.alreadyLoaded} already loaded, ${s.invalid.length} refused), ${s.checksInserted} checks stored, ${s.skippedExistingSlot} for a filled slot skipped, ${s.termsInserted} payment terms, run ${s.runId}`,
-          ctx.log.json
-            ? {
-                run: s.runId,
-                files: s.files,
-                loaded: s.loaded.length,
-                already_loaded: s.alreadyLoaded,
-                invalid: s.invalid.length,
-                checks_inserted: s.checksInserted,
-                skipped_existing_slot: s.skippedExistingSlot,
-                payment_terms: s.termsInserted,
-              }
-            : undefined,
+          ctx.log.json ? { run: s.runId, ...s.counts } : undefined,
         );
         if (s.invalid.length) {
           throw new AtlasError('invalid_input', `ingest checks: not loaded: ${s.invalid.map((f) => f.error).join('; ')}`);

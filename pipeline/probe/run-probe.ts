@@ -149,6 +149,17 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
       ? error
       : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
   }
+  return runSummary(runId, set, startedAt, status, counts, durationMs);
+}
+
+export function runSummary(
+  runId: string,
+  set: ProbeSettings,
+  startedAt: Date,
+  status: ProbeRunSummary['status'],
+  counts: RunCounts,
+  durationMs: number,
+): ProbeRunSummary {
   return {
     runId,
     kind: set.kind,

@@ -1,10 +1,11 @@
-import { execFile, fork } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slotStart } from '../../pipeline/core/slots.ts';
 import { migrate, openStore } from '../../pipeline/store/index.ts';
+import { arg, type Endpoint, startFleetChild } from './probe.ts';
 
 /**
  * `npm run bench -- cycle [--size N] [--cycles N] [--concurrency N] [--timeout-ms N] [--start ISO] [--seed N]`
@@ -30,44 +31,6 @@ const MIX = [
   { share: 0.35, payers: 20, hours: 24 },
   { share: 0.6, payers: 2, hours: 168 },
 ] as const;
-
-interface Endpoint {
-  url: string;
-  method: 'GET' | 'POST';
-  protocol: 'x402' | 'mcp';
-}
-
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(name);
-  if (i < 0) return def;
-  const n = Number(args[i + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-  return n;
-}
-
-async function startFleet(size: number, seed: number) {
-  const child = fork(
-    fileURLToPath(new URL('./probe-fleet-child.ts', import.meta.url)),
-    [String(size), String(seed), '5', '60', '0', '2000'],
-    {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  );
-  const info = await new Promise<{ port: number; endpoints: Endpoint[] }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { port: number; endpoints: Endpoint[] }));
-    child.once('exit', (code) => reject(new Error(`fleet child exited with ${code}`)));
-  });
-  return {
-    ...info,
-    close: () =>
-      new Promise<void>((r) => {
-        if (!child.connected) return r();
-        child.once('exit', () => r());
-        child.send('close');
-      }),
-  };
-}
 
 /** Services, operations and three passing checks per operation (the slot before `start` and the two before it). */
 async function seed(dir: string, endpoints: Endpoint[], start: Date): Promise<void> {
@@ -164,7 +127,7 @@ export async function run(args: string[]): Promise<void> {
   const start = new Date(si >= 0 ? args[si + 1]! : '2026-11-27T00:00:00Z');
   if (Number.isNaN(start.getTime())) throw new Error('--start needs an ISO instant');
   const dir = mkdtempSync(join(tmpdir(), 'atlas-bench-cycle-'));
-  const fleet = await startFleet(size, seedN);
+  const fleet = await startFleetChild(size, seedN, { minMs: 5, maxMs: 60, hangShare: 0, slowMs: 2000 });
   try {
     const t0 = performance.now();
     await seed(dir, fleet.endpoints, start);

@@ -30,6 +30,8 @@ export interface BatchLoadSummary {
   checksInserted: number;
   skippedExistingSlot: number;
   termsInserted: number;
+  /** The load's counts as its `runs` row keeps them. */
+  counts: Record<string, number>;
 }
 
 /** Rows handed to one insert (one JSON parameter): bounded memory whatever the file's size. */
@@ -50,6 +52,7 @@ export async function ingestCheckBatches(ctx: Context, store: Store, dir: string
       checksInserted: 0,
       skippedExistingSlot: 0,
       termsInserted: 0,
+      counts: {},
     };
     const counts = () => ({
       files: s.files,
@@ -84,7 +87,8 @@ export async function ingestCheckBatches(ctx: Context, store: Store, dir: string
       s.termsInserted += r.terms;
       run.counts = counts();
     }
-    run.counts = counts();
+    s.counts = counts();
+    run.counts = s.counts;
     if (s.invalid.length) {
       run.status = 'partial';
       run.error = s.invalid.map((f) => f.error).join('; ');

@@ -2,7 +2,7 @@ import type { Context } from '../../core/context.ts';
 import { AtlasError } from '../../core/errors.ts';
 import { newRunId } from '../../store/runs.ts';
 import type { Store } from '../../store/store.ts';
-import { emptyCounts, type ProbeOptions, type ProbeRunSummary, probeDue, probeSettings } from '../run-probe.ts';
+import { emptyCounts, type ProbeOptions, type ProbeRunSummary, probeDue, probeSettings, runSummary } from '../run-probe.ts';
 import { BatchFileWriter } from './writer.ts';
 
 /**
@@ -60,14 +60,5 @@ export async function runProbeToBatch(
   if (error) {
     throw error instanceof AtlasError ? error : new AtlasError('internal', `probe run failed: ${message}`, undefined, { cause: error });
   }
-  return {
-    runId,
-    kind: set.kind,
-    startedAt: startedAt.toISOString(),
-    status,
-    counts,
-    durationMs,
-    checksPerSecond: durationMs > 0 ? (counts.probed * 1000) / durationMs : 0,
-    file,
-  };
+  return { ...runSummary(runId, set, startedAt, status, counts, durationMs), file };
 }
