@@ -16,7 +16,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'ingest x402': ['atlas ingest x402 --source https://registry.example/list --registry example-x402'],
   'ingest mcp': ['atlas ingest mcp --source ./snapshots/mcp.json --registry official-mcp --full'],
   'ingest inbox': ['atlas ingest inbox                     # load submissions the server queued'],
-  probe: ['atlas probe --only calls --timeout-ms 5000   # check every call operation that is due'],
+  'ingest checks': ["atlas ingest checks ./batches          # load the probe workers' batch files (each once)"],
+  probe: [
+    'atlas probe --only calls --timeout-ms 5000   # check every call operation that is due',
+    'atlas probe --shard 0/2 --out ./batches      # a worker: half the services, checks to a batch file',
+  ],
   compute: ['atlas compute --scope full             # intervals, evidence and the directory for every service'],
   publish: [
     'atlas publish --out ./public           # write the signed static tree (only what changed)',

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { parseShard } from '../../pipeline/probe/shard.ts';
+import { runProbeToBatch } from '../../pipeline/probe/batches/run.ts';
 import { runProbe } from '../../pipeline/probe/run-probe.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
@@ -12,11 +13,16 @@ interface ProbeCliOptions {
   allowPrivate?: boolean;
   shard?: string;
   only?: string;
+  out?: string;
 }
 
 const ONLY = ['calls', 'documentation', 'all'] as const;
 
-/** `atlas probe`: run every check that is due. Migrates the database first. */
+/**
+ * `atlas probe`: run every check that is due. Migrates the database first. With `--out DIR` it is a
+ * worker (docs/notes/sharding.md): the database is only read (never migrated or written) and the
+ * checks go to one batch file in DIR for `atlas ingest checks DIR`.
+ */
 export function register(program: Command): void {
   program
     .command('probe')
@@ -35,24 +41,30 @@ export function register(program: Command): void {
     .option('--allow-private', 'lift the private-address guard (tests, demo)')
     .option('--shard <i/n>', 'probe only services whose id hashes to shard i of n (0 <= i < n)')
     .option('--only <kind>', 'calls | documentation | all (default all)')
+    .option('--out <dir>', 'worker mode: read the database read-only, write the checks as one batch file into <dir>')
     .action(
       action(async (ctx, o: ProbeCliOptions) => {
         const shard = o.shard !== undefined ? parseShard(o.shard) : undefined;
         if (o.only !== undefined && !(ONLY as readonly string[]).includes(o.only)) {
           throw new AtlasError('bad_usage', `--only must be one of ${ONLY.join(', ')} (got ${JSON.stringify(o.only)})`);
         }
-        const summary = await withStore(ctx.paths.db, async (store) => {
-          await migrate(store, ctx.clock());
-          return runProbe(ctx, store, {
-            all: !!o.all,
-            concurrency: o.concurrency,
-            timeoutMs: o.timeoutMs,
-            allowPrivate: o.allowPrivate ? true : undefined,
-            shard,
-            only: o.only as (typeof ONLY)[number] | undefined,
-            tty: !!process.stderr.isTTY && !ctx.log.json,
-          });
-        });
+        const probeOpts = {
+          all: !!o.all,
+          concurrency: o.concurrency,
+          timeoutMs: o.timeoutMs,
+          allowPrivate: o.allowPrivate ? true : undefined,
+          shard,
+          only: o.only as (typeof ONLY)[number] | undefined,
+          tty: !!process.stderr.isTTY && !ctx.log.json,
+        };
+        const out = o.out;
+        const summary =
+          out !== undefined
+            ? await withStore(ctx.paths.db, (store) => runProbeToBatch(ctx, store, { ...probeOpts, out }), { readOnly: true })
+            : await withStore(ctx.paths.db, async (store) => {
+                await migrate(store, ctx.clock());
+                return runProbe(ctx, store, probeOpts);
+              });
         const c = summary.counts;
         const reasons = Object.entries(c.by_reason)
           .map(([k, v]) => `${k}=${v}`)
@@ -60,8 +72,16 @@ export function register(program: Command): void {
         ctx.log.info(
           ctx.log.json
             ? 'probe finished'
-            : `probe: ${c.probed}/${c.due} due checked, ${c.stored} stored (${c.passed} passed, ${c.failed} failed${reasons ? `: ${reasons}` : ''}), ${c.payment_terms} payment terms, ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.checksPerSecond.toFixed(1)}/s, run ${summary.runId}`,
-          ctx.log.json ? { run: summary.runId, status: summary.status, ...c, duration_ms: Math.round(summary.durationMs) } : undefined,
+            : `probe: ${c.probed}/${c.due} due checked, ${c.stored} stored (${c.passed} passed, ${c.failed} failed${reasons ? `: ${reasons}` : ''}), ${c.payment_terms} payment terms, ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.checksPerSecond.toFixed(1)}/s, run ${summary.runId}${'file' in summary ? `, batch ${summary.file}` : ''}`,
+          ctx.log.json
+            ? {
+                run: summary.runId,
+                status: summary.status,
+                ...c,
+                duration_ms: Math.round(summary.durationMs),
+                ...('file' in summary ? { batch: summary.file } : {}),
+              }
+            : undefined,
         );
       }),
     );

@@ -98,6 +98,124 @@ const INSERT_TERMS = `INSERT INTO payment_terms (service_id, operation, slot, ob
 
 const keyOf = (serviceId: string, operation: string, slotMs: number) => `${serviceId}\u0000${operation}\u0000${slotMs}`;
 
+/** A check row as stored (column names, times as ISO strings): what a flush inserts and what a batch file line holds. */
+export interface CheckRecord {
+  service_id: string;
+  operation: string;
+  slot: string;
+  checked_at: string;
+  status: number | null;
+  passed: boolean;
+  reason: string;
+  rule: string;
+  latency_ms: number | null;
+  ttfb_ms: number | null;
+  run_id: string;
+  url: string;
+  method: string;
+  bytes: number | null;
+  detail: string | null;
+}
+
+/** A payment-term observation as stored, keyed like its check (service_id, operation, slot). */
+export interface TermsRecord {
+  service_id: string;
+  operation: string;
+  slot: string;
+  observed_at: string;
+  x402_version: number;
+  offers: unknown;
+  terms_hash: string;
+  networks: string[];
+  schemes: string[];
+  assets: string[];
+  pay_to_hashes: string[];
+  amounts: string[];
+  timeouts: number[];
+  min_price_usd: number | null;
+}
+
+export function checkRecord(c: CheckRow): CheckRecord {
+  return {
+    service_id: c.serviceId,
+    operation: c.operation,
+    slot: c.slot.toISOString(),
+    checked_at: c.checkedAt.toISOString(),
+    status: c.status,
+    passed: c.passed,
+    reason: c.reason,
+    rule: c.rule,
+    latency_ms: c.latencyMs,
+    ttfb_ms: c.ttfbMs,
+    run_id: c.runId,
+    url: c.url,
+    method: c.method,
+    bytes: c.bytes,
+    detail: c.detail,
+  };
+}
+
+/** The terms seen by check `c` (observed at the check's time, in the check's slot). */
+export function termsRecord(c: CheckRow, t: Terms): TermsRecord {
+  return {
+    service_id: c.serviceId,
+    operation: c.operation,
+    slot: c.slot.toISOString(),
+    observed_at: c.checkedAt.toISOString(),
+    x402_version: t.version,
+    offers: t.offers,
+    terms_hash: t.termsHash,
+    networks: t.networks,
+    schemes: t.schemes,
+    assets: t.assets,
+    pay_to_hashes: t.payToHashes,
+    amounts: t.amounts,
+    timeouts: t.timeouts,
+    min_price_usd: t.minPriceUsd,
+  };
+}
+
+/**
+ * Insert check records with the anti-join on (service_id, operation, slot) and, in the same
+ * transaction (or the caller's, when nested), the terms of the checks that insert returned. The one
+ * insert of checks: the run's writer and the batch-file loader both go through it.
+ */
+export async function insertCheckRecords(
+  store: Store,
+  items: ReadonlyArray<{ check: CheckRecord; terms: TermsRecord | null }>,
+): Promise<{ checks: number; terms: number }> {
+  if (!items.length) return { checks: 0, terms: 0 };
+  let lo = Infinity;
+  let hi = -Infinity;
+  const checks: CheckRecord[] = [];
+  const terms: Array<{ key: string; row: TermsRecord }> = [];
+  for (const { check: c, terms: t } of items) {
+    const ms = Date.parse(c.slot);
+    lo = Math.min(lo, ms);
+    hi = Math.max(hi, ms);
+    checks.push(c);
+    if (t) terms.push({ key: keyOf(c.service_id, c.operation, ms), row: t });
+  }
+  const checksJson = JSON.stringify(checks);
+  return store.transaction(async () => {
+    // The constant slot range lets DuckDB skip row groups of older checks (zone maps): the anti-join
+    // stays cheap when the table holds months of checks.
+    const range = [new Date(lo).toISOString(), new Date(hi).toISOString()];
+    const rows = await store.all<{ service_id: string; operation: string; slot_ms: string | number }>(INSERT_CHECKS, [
+      checksJson,
+      ...range,
+    ]);
+    let termsInserted = 0;
+    if (terms.length) {
+      const fresh = new Set(rows.map((r) => keyOf(r.service_id, r.operation, Number(r.slot_ms))));
+      const keep = terms.filter((t) => fresh.has(t.key)).map((t) => t.row);
+      if (keep.length) await store.run(INSERT_TERMS, [JSON.stringify(keep)]);
+      termsInserted = keep.length;
+    }
+    return { checks: rows.length, terms: termsInserted };
+  });
+}
+
 export class CheckWriter {
   private buf: Pending[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -148,72 +266,10 @@ export class CheckWriter {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    const checks: unknown[] = [];
-    const terms: Array<{ key: string; row: unknown }> = [];
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const { check: c, terms: t } of batch) {
-      const ms = c.slot.getTime();
-      lo = Math.min(lo, ms);
-      hi = Math.max(hi, ms);
-      const slot = c.slot.toISOString();
-      checks.push({
-        service_id: c.serviceId,
-        operation: c.operation,
-        slot,
-        checked_at: c.checkedAt.toISOString(),
-        status: c.status,
-        passed: c.passed,
-        reason: c.reason,
-        rule: c.rule,
-        latency_ms: c.latencyMs,
-        ttfb_ms: c.ttfbMs,
-        run_id: c.runId,
-        url: c.url,
-        method: c.method,
-        bytes: c.bytes,
-        detail: c.detail,
-      });
-      if (t) {
-        terms.push({
-          key: keyOf(c.serviceId, c.operation, ms),
-          row: {
-            service_id: c.serviceId,
-            operation: c.operation,
-            slot,
-            observed_at: c.checkedAt.toISOString(),
-            x402_version: t.version,
-            offers: t.offers,
-            terms_hash: t.termsHash,
-            networks: t.networks,
-            schemes: t.schemes,
-            assets: t.assets,
-            pay_to_hashes: t.payToHashes,
-            amounts: t.amounts,
-            timeouts: t.timeouts,
-            min_price_usd: t.minPriceUsd,
-          },
-        });
-      }
-    }
-    const checksJson = JSON.stringify(checks);
-    const inserted = await this.store.transaction(async () => {
-      // The constant slot range lets DuckDB skip row groups of older checks (zone maps): the anti-join
-      // stays cheap when the table holds months of checks.
-      const range = [new Date(lo).toISOString(), new Date(hi).toISOString()];
-      const rows = await this.store.all<{ service_id: string; operation: string; slot_ms: string | number }>(INSERT_CHECKS, [
-        checksJson,
-        ...range,
-      ]);
-      if (terms.length) {
-        const fresh = new Set(rows.map((r) => keyOf(r.service_id, r.operation, Number(r.slot_ms))));
-        const keep = terms.filter((t) => fresh.has(t.key)).map((t) => t.row);
-        if (keep.length) await this.store.run(INSERT_TERMS, [JSON.stringify(keep)]);
-      }
-      return rows.length;
-    });
-    this.written += inserted;
-    this.skipped += batch.length - inserted;
+    const items = batch.map(({ check, terms }) => ({ check: checkRecord(check), terms: terms ? termsRecord(check, terms) : null }));
+    const inserted = await insertCheckRecords(this.store, items);
+    this.written += inserted.checks;
+    this.skipped += batch.length - inserted.checks;
   }
 
   /** Flush what is left and release the appenders (call in finally). */

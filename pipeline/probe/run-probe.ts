@@ -4,16 +4,17 @@ import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { AtlasError, formatIssues } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
-import { CheckWriter } from './check-writer.ts';
-import { selectDue, type DueOperation, type OnlyKind } from './due.ts';
+import { type CheckRow, CheckWriter } from './check-writer.ts';
+import { selectDue, type OnlyKind } from './due.ts';
 import { hostOf, runPerHost } from './host-scheduler.ts';
 import { probeOne, type ProbeOutcome } from './probe-one.ts';
 import { createProgress } from './progress.ts';
 import { storedCounts, type RunCounts } from './runs.ts';
-import { type Run, withRun } from '../store/runs.ts';
+import { withRun } from '../store/runs.ts';
 import type { Resolver } from './guarded-lookup.ts';
 import { createProbeAgent, safeFetch, type Fetcher } from './safe-fetch.ts';
 import { validateShard, type Shard } from './shard.ts';
+import type { Terms } from '../x402/terms.ts';
 
 /**
  * `runProbe` (CONTRACTS.md "Probe engine"): select what is due, probe it with bounded concurrency
@@ -52,6 +53,14 @@ export interface ProbeOptions {
   tty?: boolean;
 }
 
+/** Where a run's results go: the database (CheckWriter) or a batch file (batches/writer.ts). */
+export interface CheckSink {
+  /** Resolves once the row is kept (committed, or written to the batch file). */
+  add(check: CheckRow, terms: Terms | null): Promise<void>;
+  /** Keep what is left; call in finally. */
+  close(): Promise<void>;
+}
+
 const OptionsSchema = z.object({
   concurrency: z.number().int().min(1).max(1024).optional(),
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
@@ -70,7 +79,17 @@ export interface ProbeRunSummary {
   checksPerSecond: number;
 }
 
-export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = {}): Promise<ProbeRunSummary> {
+/** Options checked once, with the config's defaults filled in (also for batch-file runs). */
+export interface ProbeSettings {
+  only: OnlyKind;
+  kind: 'probe' | 'docs';
+  concurrency: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  args: Record<string, unknown>;
+}
+
+export function probeSettings(ctx: Context, opts: ProbeOptions): ProbeSettings {
   const parsed = OptionsSchema.safeParse({
     concurrency: opts.concurrency,
     timeoutMs: opts.timeoutMs,
@@ -82,32 +101,47 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
   if (opts.shard) validateShard(opts.shard);
   const cfg = ctx.config.probe;
   const only = opts.only ?? 'all';
-  const kind = only === 'documentation' ? 'docs' : 'probe';
   const concurrency = opts.concurrency ?? cfg.concurrency;
   const timeoutMs = opts.timeoutMs ?? cfg.timeoutMs;
   const allowPrivate = opts.allowPrivate ?? cfg.allowPrivate;
-  const startedAt = ctx.clock();
   const args = { all: !!opts.all, concurrency, timeoutMs, allowPrivate, shard: opts.shard ?? null, only };
-  const counts: RunCounts = {
-    due: 0,
-    probed: 0,
-    stored: 0,
-    skipped_existing_slot: 0,
-    passed: 0,
-    failed: 0,
-    by_reason: {},
-    by_rule: {},
-    payment_terms: 0,
-    sink_errors: 0,
-  };
+  return { only, kind: only === 'documentation' ? 'docs' : 'probe', concurrency, timeoutMs, allowPrivate, args };
+}
+
+export const emptyCounts = (): RunCounts => ({
+  due: 0,
+  probed: 0,
+  stored: 0,
+  skipped_existing_slot: 0,
+  passed: 0,
+  failed: 0,
+  by_reason: {},
+  by_rule: {},
+  payment_terms: 0,
+  sink_errors: 0,
+});
+
+export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = {}): Promise<ProbeRunSummary> {
+  const set = probeSettings(ctx, opts);
+  const startedAt = ctx.clock();
+  const counts = emptyCounts();
   let runId = '';
   let status: ProbeRunSummary['status'] = 'ok';
   let durationMs = 0;
   try {
-    await withRun(store, kind, { clock: ctx.clock, startedAt, scheduledAt: startedAt, args }, async (run) => {
+    await withRun(store, set.kind, { clock: ctx.clock, startedAt, scheduledAt: startedAt, args: set.args }, async (run) => {
       runId = run.id;
       run.counts = counts;
-      durationMs = await probeDue(ctx, store, opts, { run, counts, only, concurrency, timeoutMs, allowPrivate });
+      const writer = new CheckWriter(store, { batchSize: opts.batchSize ?? 1000, flushMs: opts.flushMs ?? 1000 });
+      durationMs = await probeDue(ctx, store, opts, {
+        runId: run.id,
+        startedAt,
+        counts,
+        set,
+        sink: writer,
+        stored: () => storedCounts(store, run.id),
+      });
+      if (counts.sink_errors) run.status = 'partial';
       status = run.status;
     });
   } catch (error) {
@@ -115,9 +149,20 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
       ? error
       : new AtlasError('internal', `probe run failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
   }
+  return runSummary(runId, set, startedAt, status, counts, durationMs);
+}
+
+export function runSummary(
+  runId: string,
+  set: ProbeSettings,
+  startedAt: Date,
+  status: ProbeRunSummary['status'],
+  counts: RunCounts,
+  durationMs: number,
+): ProbeRunSummary {
   return {
     runId,
-    kind,
+    kind: set.kind,
     startedAt: startedAt.toISOString(),
     status,
     counts,
@@ -127,21 +172,28 @@ export async function runProbe(ctx: Context, store: Store, opts: ProbeOptions = 
 }
 
 /**
- * The work of one probe run: probe what is due at the run's start and store the checks. Counts are
- * read back from the checks table afterwards, also when the run fails (the `runs` row keeps them).
- * Returns the probing time in ms; `run.status` becomes `partial` when the documentation sink failed.
+ * The work of one probe run: probe what is due at the run's start and hand each check to `sink`.
+ * Counts are read back afterwards (`stored`: from the checks table, or the batch file's own tally),
+ * also when the run fails (the `runs` row keeps them). Returns the probing time in ms.
+ * Memory: an outcome (response headers and body) is dropped as soon as its row is handed to the sink;
+ * only documentation pages keep their body until the docs feed has taken it.
  */
-async function probeDue(
+export async function probeDue(
   ctx: Context,
   store: Store,
   opts: ProbeOptions,
-  p: { run: Run; counts: RunCounts; only: OnlyKind; concurrency: number; timeoutMs: number; allowPrivate: boolean },
+  p: {
+    runId: string;
+    startedAt: Date;
+    counts: RunCounts;
+    set: ProbeSettings;
+    sink: CheckSink;
+    stored: () => Promise<Partial<RunCounts>>;
+  },
 ): Promise<number> {
-  const { run, counts, only, concurrency, timeoutMs, allowPrivate } = p;
-  const runId = run.id;
-  const startedAt = run.startedAt;
+  const { runId, startedAt, counts, sink } = p;
+  const { only, concurrency, timeoutMs, allowPrivate } = p.set;
   const cfg = ctx.config.probe;
-  const writer = new CheckWriter(store, { batchSize: opts.batchSize ?? 1000, flushMs: opts.flushMs ?? 1000 });
   const agent = opts.fetcher
     ? null
     : createProbeAgent({
@@ -167,80 +219,68 @@ async function probeDue(
   let progress: ReturnType<typeof createProgress> | null = null;
   let error: unknown = null;
   try {
-    await writer.open();
     const due = await selectDue(store, startedAt, { all: opts.all, only, shard: opts.shard });
     counts.due = due.length;
     progress = createProgress({ total: due.length, tty: !!opts.tty, log: ctx.log });
     const prog = progress;
     const deps = { fetcher, settings: { userAgent: cfg.userAgent, contactUrl: cfg.contactUrl }, secret: ctx.secret, now: ctx.clock };
     const sinkWork: Promise<void>[] = [];
-    const store1 = async (o: ProbeOutcome) => {
+    // Not async: nothing here may keep `o` (its response) alive while the row waits for its batch.
+    const keep = (o: ProbeOutcome): Promise<void> => {
       counts.probed++;
       prog.tick();
-      const durable = writer.add(toRow(o, runId), o.terms);
+      const durable = sink.add(toRow(o, runId), o.terms);
       if (o.op.kind === 'documentation' && opts.onDocumentation) {
-        const sink = opts.onDocumentation;
+        const docSink = opts.onDocumentation;
+        const page = docInput(o);
         sinkWork.push(
           durable
-            .then(() => sink(docInput(o)))
+            .then(() => docSink(page))
             .catch((e) => {
               counts.sink_errors++;
               ctx.log.warn('documentation sink failed', {
-                service: o.op.serviceId,
-                operation: o.op.operation,
+                service: page.serviceId,
+                operation: page.operation,
                 error: (e as Error)?.message,
               });
             }),
         );
       }
-      await durable;
+      return durable;
     };
     // The global slot covers the request only; storing happens after it is released.
     const global = pLimit(concurrency);
     let writeError: unknown = null;
     await runPerHost(
-      unique(due),
+      due,
       (op) => hostOf(op.url),
       { perHost: cfg.perHost, concurrency, global },
       async (op) => {
         if (writeError) throw writeError; // stop probing once results can no longer be stored
-        const outcome = await probeOne(op, deps);
-        store1(outcome).catch((e) => (writeError ??= e));
+        keep(await probeOne(op, deps)).catch((e) => (writeError ??= e));
       },
     );
-    await writer.close();
+    await sink.close();
     if (writeError) throw writeError;
     await Promise.all(sinkWork);
   } catch (e) {
     error = e;
   } finally {
     progress?.end();
-    await writer.close().catch((e) => (error ??= e));
+    await sink.close().catch((e) => (error ??= e));
     await agent?.close().catch(() => undefined);
   }
   try {
-    Object.assign(counts, await storedCounts(store, runId));
+    Object.assign(counts, await p.stored());
     counts.skipped_existing_slot = Math.max(0, counts.probed - counts.stored);
   } catch (e) {
     error ??= e;
   }
   if (error) throw error;
-  if (counts.sink_errors) run.status = 'partial';
   return progress?.elapsedMs() ?? 0;
 }
 
-/** Never the same operation twice in one run (the SQL already returns one row per operation). */
-function unique(due: DueOperation[]): DueOperation[] {
-  const seen = new Set<string>();
-  return due.filter((d) => {
-    const k = `${d.serviceId}\u0000${d.operation}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-function toRow(o: ProbeOutcome, runId: string) {
+function toRow(o: ProbeOutcome, runId: string): CheckRow {
   const r = o.response;
   return {
     serviceId: o.op.serviceId,

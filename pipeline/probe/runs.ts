@@ -30,6 +30,14 @@ export async function storedCounts(
     `SELECT count(*)::INTEGER AS n FROM payment_terms p JOIN checks c USING (service_id, operation, slot) WHERE c.run_id = $1`,
     [runId],
   );
+  return aggregateCounts(rows, terms[0]?.n ?? 0);
+}
+
+/** The stored-side counts from (rule, reason, passed) tallies: the one aggregation for the table and for batch files. */
+export function aggregateCounts(
+  rows: ReadonlyArray<{ rule: string; reason: string; passed: boolean; n: number }>,
+  paymentTerms: number,
+): Pick<RunCounts, 'stored' | 'passed' | 'failed' | 'by_reason' | 'by_rule' | 'payment_terms'> {
   const by_reason: Record<string, number> = {};
   const by_rule: Record<string, { passed: number; failed: number }> = {};
   let passed = 0;
@@ -46,5 +54,5 @@ export async function storedCounts(
       b.failed += r.n;
     }
   }
-  return { stored: passed + failed, passed, failed, by_reason, by_rule, payment_terms: terms[0]?.n ?? 0 };
+  return { stored: passed + failed, passed, failed, by_reason, by_rule, payment_terms: paymentTerms };
 }

@@ -1,3 +1,4 @@
+import { writeHeapSnapshot } from 'node:v8';
 import { fixedClock } from '../../pipeline/core/clock.ts';
 import { defaultConfig } from '../../pipeline/core/config.ts';
 import { silentLogger } from '../../pipeline/core/log.ts';
@@ -27,11 +28,15 @@ process.on('message', (m: { concurrency: number; timeoutMs: number; shard: { ind
       const m = process.memoryUsage();
       if (m.rss > peakMem.rss) peakMem = m;
     }, 100);
+    // ATLAS_BENCH_HEAPSNAP=ms: one heap snapshot that many ms into the run (live objects only: V8 collects first).
+    const snapAt = Number(process.env.ATLAS_BENCH_HEAPSNAP ?? 0);
+    const snap = snapAt > 0 ? setTimeout(() => process.stderr.write(`  [heap snapshot ${writeHeapSnapshot()}]\n`), snapAt) : null;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const s = await runProbe(ctx, store, { concurrency: m.concurrency, timeoutMs: m.timeoutMs, shard: m.shard });
     const cu = process.cpuUsage(c0);
     clearInterval(sampler);
+    if (snap) clearTimeout(snap);
     if (process.env.ATLAS_BENCH_MEM) {
       const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)}MB`;
       process.stderr.write(

@@ -19,13 +19,13 @@ import { migrate, openStore, type Store } from '../../pipeline/store/index.ts';
  * Prints checks/s, CPU per check, the ratio probe/bare, and the projected time for 100,000 endpoints.
  * Targets: ratio ≥ 0.8, peak RSS < 300 MB, 100k < 10 min.
  */
-interface Endpoint {
+export interface Endpoint {
   url: string;
   method: 'GET' | 'POST';
   protocol: 'x402' | 'mcp';
 }
 
-function arg(args: string[], name: string, def: number): number {
+export function arg(args: string[], name: string, def: number): number {
   const i = args.indexOf(name);
   if (i < 0) return def;
   const n = Number(args[i + 1]);
@@ -33,10 +33,15 @@ function arg(args: string[], name: string, def: number): number {
   return n;
 }
 
-async function startFleetChild(size: number, seed: number, timeoutMs: number) {
+/** The fleet in its own process (probe-fleet-child.ts); `latency` in ms, `hangShare` of endpoints never answering. */
+export async function startFleetChild(
+  size: number,
+  seed: number,
+  latency: { minMs: number; maxMs: number; hangShare: number; slowMs: number },
+) {
   const child = fork(
     fileURLToPath(new URL('./probe-fleet-child.ts', import.meta.url)),
-    [String(size), String(seed), '20', '300', '0.05', String(timeoutMs * 5)],
+    [size, seed, latency.minMs, latency.maxMs, latency.hangShare, latency.slowMs].map(String),
     {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -108,6 +113,8 @@ function startBareChild() {
 function startRunnerChild(dir: string, now: Date, heapMb: number) {
   // --runner-heap-mb N: cap the prober's V8 old space (what NODE_OPTIONS=--max-old-space-size=N would do for `atlas probe`).
   const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  // ATLAS_BENCH_RUNNER_ARGS: extra node flags for the prober only (e.g. --heap-prof to find what allocates).
+  heap.push(...(process.env.ATLAS_BENCH_RUNNER_ARGS ?? '').split(' ').filter(Boolean));
   const child = fork(fileURLToPath(new URL('./probe-runner-child.ts', import.meta.url)), [dir, now.toISOString()], {
     execArgv: [...heap, '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -141,7 +148,7 @@ export async function run(args: string[]): Promise<void> {
   const timeoutMs = arg(args, '--timeout-ms', 2000);
   const seedN = arg(args, '--seed', 7);
   const dir = mkdtempSync(join(tmpdir(), 'atlas-bench-probe-'));
-  const fleet = await startFleetChild(size, seedN, timeoutMs);
+  const fleet = await startFleetChild(size, seedN, { minMs: 20, maxMs: 300, hangShare: 0.05, slowMs: timeoutMs * 5 });
   const bareChild = startBareChild();
   let store: Store | null = null;
   try {
