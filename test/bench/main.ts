@@ -3,7 +3,7 @@
  * in the same process, never as timed assertions in tests. Each benchmark module exports
  * `run(args: string[]): Promise<void>` and prints its own figures.
  */
-const BENCHES = ['probe', 'compute', 'serve', 'realdata', 'html-text'] as const;
+const BENCHES = ['probe', 'compute', 'serve', 'realdata', 'html-text', 'hostile'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 async function main(argv: string[]): Promise<number> {
