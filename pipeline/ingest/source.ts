@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
+import { CheckReason } from '../../site/contract/common.ts';
 import { AtlasError } from '../core/errors.ts';
 import { MAX_JSON_DEPTH, nestingDeeperThan } from '../core/json-depth.ts';
 import { classifyError, describeError } from '../probe/classify-error.ts';
@@ -47,7 +48,8 @@ export const INGEST_LIMITS = { timeoutMs: 30_000, deadlineMs: 300_000, maxBytes:
  * A failed source whose message leads with the edge's reason code (the probe's codes, site/contract
  * CHECK_REASONS: `timeout`, `too_large`, `reset`, …), so `runs.error` names the cause in one word.
  */
-const sourceFailed = (url: string, reason: string, detail: string) => new AtlasError('source_failed', `${url}: ${reason} (${detail})`);
+const { timeout: TIMEOUT, too_large: TOO_LARGE } = CheckReason.enum;
+const sourceFailed = (url: string, reason: CheckReason, detail: string) => new AtlasError('source_failed', `${url}: ${reason} (${detail})`);
 
 /**
  * GET a JSON document with timeouts, a whole-attempt deadline, a size cap and a few retries; no
@@ -81,8 +83,8 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
             signal: ac.signal,
           });
         } catch (e) {
-          const reason = ac.signal.aborted ? 'timeout' : classifyError(e);
-          if (reason === 'too_large') throw sourceFailed(url, reason, `response headers too large: ${describeError(e)}`);
+          const reason = ac.signal.aborted ? TIMEOUT : classifyError(e);
+          if (reason === TOO_LARGE) throw sourceFailed(url, reason, `response headers too large: ${describeError(e)}`);
           lastError = ac.signal.aborted ? `timeout (no answer within ${deadlineMs} ms)` : `${reason} (${describeError(e)})`;
           continue;
         }
@@ -96,7 +98,7 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
         const declared = Number(res.headers['content-length'] ?? Number.NaN);
         if (Number.isFinite(declared) && declared > maxBytes) {
           res.body.destroy();
-          throw sourceFailed(url, 'too_large', `declared ${declared} bytes, cap ${maxBytes}`);
+          throw sourceFailed(url, TOO_LARGE, `declared ${declared} bytes, cap ${maxBytes}`);
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -105,7 +107,7 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
             size += (chunk as Buffer).length;
             if (size > maxBytes) {
               res.body.destroy();
-              throw sourceFailed(url, 'too_large', `body over ${maxBytes} bytes`);
+              throw sourceFailed(url, TOO_LARGE, `body over ${maxBytes} bytes`);
             }
             chunks.push(chunk as Buffer);
           }
