@@ -1,3 +1,4 @@
+import { storageError } from '../../pipeline/core/errors.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
@@ -124,6 +125,6 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    throw e; // withRun records the run as failed with this message
+    throw storageError(e, `publish to ${publicDir}`) ?? e; // withRun records the run as failed with this message
   }
 }
