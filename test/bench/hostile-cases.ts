@@ -53,7 +53,7 @@ export interface ChildLimits {
   deadlineMs: number;
   maxBytes: number;
 }
-export const BENCH_LIMITS: ChildLimits = { timeoutMs: 1_000, deadlineMs: 3_000, maxBytes: INGEST_LIMITS.maxBytes };
+export const BENCH_LIMITS: ChildLimits = { timeoutMs: 2_000, deadlineMs: 15_000, maxBytes: INGEST_LIMITS.maxBytes };
 
 const itemUrl = (i: number) => `http://127.0.0.1:9/h/${i}`;
 const x402Page = (items: unknown[]) =>
@@ -79,6 +79,23 @@ function drip(res: ServerResponse, everyMs: number): void {
   res.on('close', () => clearInterval(t));
 }
 
+/** A response of `status` whose body drips forever. */
+const dripping =
+  (status: number, type: string): HostileCase['serve'] =>
+  (_q, res) => {
+    res.writeHead(status, { 'content-type': type });
+    drip(res, 20);
+  };
+
+/** A response of `status` whose body starts with `head` and repeats `chunk` forever. */
+const streaming =
+  (status: number, type: string, chunk: string, head = ''): HostileCase['serve'] =>
+  (_q, res) => {
+    res.writeHead(status, { 'content-type': type });
+    if (head) res.write(head);
+    endless(res, chunk);
+  };
+
 /** Headers never come: the request is held until the client gives up. */
 const silent = (req: IncomingMessage, res: ServerResponse) => {
   req.resume();
@@ -89,6 +106,17 @@ const json = (res: ServerResponse, body: string | Buffer, status = 200, headers:
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
 };
+
+const bigPages = new Map<number, string>();
+/** The large page, built once per size (startHostileServer builds it before listening). */
+function bigPage(size: number): string {
+  let p = bigPages.get(size);
+  if (!p) {
+    p = x402Page(Array.from({ length: size }, (_, i) => x402Item(itemUrl(i), { description: `service ${i} `.repeat(8) })));
+    bigPages.set(size, p);
+  }
+  return p;
+}
 
 const bombs = new Map<number, Buffer>();
 /** gzip members of 1 MiB of zeros, concatenated (valid gzip): ~1 KiB each, `mib` MiB inflated. */
@@ -123,19 +151,14 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'x402-big-page',
     target: 'ingest-x402',
     what: 'one page of N items (tens of MB at 200k)',
-    serve: (_q, res, o) =>
-      json(res, x402Page(Array.from({ length: o.size }, (_, i) => x402Item(itemUrl(i), { description: `service ${i} `.repeat(8) })))),
+    serve: (_q, res, o) => json(res, bigPage(o.size)),
     reason: /^ok: $/,
   },
   {
     name: 'x402-endless-body',
     target: 'ingest-x402',
     what: 'chunked body that never ends',
-    serve: (_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"items":[');
-      endless(res, `${JSON.stringify(x402Item(itemUrl(1)))},`.repeat(64));
-    },
+    serve: streaming(200, 'application/json', `${JSON.stringify(x402Item(itemUrl(1)))},`.repeat(64), '{"items":['),
     reason: fail('too_large \\(body over'),
   },
   {
@@ -152,10 +175,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'x402-slow-drip',
     target: 'ingest-x402',
     what: 'body one byte every 20 ms, forever',
-    serve: (_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      drip(res, 20);
-    },
+    serve: dripping(200, 'application/json'),
     reason: fail('timeout \\(body not complete'),
   },
   {
@@ -222,11 +242,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'mcp-endless-body',
     target: 'ingest-mcp',
     what: 'chunked body that never ends',
-    serve: (_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"servers":[');
-      endless(res, `${JSON.stringify(mcpEntry('io.example/x', itemUrl(1)))},`.repeat(64));
-    },
+    serve: streaming(200, 'application/json', `${JSON.stringify(mcpEntry('io.example/x', itemUrl(1)))},`.repeat(64), '{"servers":['),
     reason: fail('too_large \\(body over'),
   },
   {
@@ -257,10 +273,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'probe-endless-402',
     target: 'probe',
     what: '402 with a body that never ends',
-    serve: (_q, res) => {
-      res.writeHead(402, { 'content-type': 'application/json' });
-      endless(res, ' '.repeat(65536));
-    },
+    serve: streaming(402, 'application/json', ' '.repeat(65536)),
     reason: /^too_large: /,
   },
   {
@@ -281,10 +294,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'probe-slow-drip',
     target: 'probe',
     what: '402 body one byte every 20 ms, forever',
-    serve: (_q, res) => {
-      res.writeHead(402, { 'content-type': 'application/json' });
-      drip(res, 20);
-    },
+    serve: dripping(402, 'application/json'),
     reason: /^timeout: /,
   },
   {
@@ -304,7 +314,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   {
     name: 'probe-nul-invalid-utf8',
     target: 'probe',
-    what: '402 body and header with NUL and invalid UTF-8',
+    what: '402 body with NUL and invalid UTF-8',
     serve: (_q, res) =>
       json(res, withBadBytes('{"x402Version":2,"error":"@@"}', '@@', Buffer.concat([Buffer.from([0]), INVALID_UTF8])), 402),
     reason: /^invalid_payment_request: /,
@@ -314,10 +324,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'docs-endless-page',
     target: 'docs',
     what: 'an HTML page that never ends',
-    serve: (_q, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      endless(res, '<p>docs</p>'.repeat(4096));
-    },
+    serve: streaming(200, 'text/html', '<p>docs</p>'.repeat(4096)),
     reason: /^ok: too_large: body cut/,
     facts: { snapshots: 0 },
   },
@@ -325,10 +332,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'docs-slow-drip',
     target: 'docs',
     what: 'a page one byte every 20 ms, forever',
-    serve: (_q, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      drip(res, 20);
-    },
+    serve: dripping(200, 'text/html'),
     reason: /^timeout: /,
     facts: { snapshots: 0 },
   },
@@ -372,6 +376,7 @@ export interface HostileServer {
 /** One server for the whole table: `/<case name>/…` runs that case's handler. */
 export async function startHostileServer(o: CaseOptions): Promise<HostileServer> {
   const byName = new Map(HOSTILE_CASES.map((c) => [c.name, c]));
+  bigPage(o.size); // built now, so the request is not answered late on a loaded machine
   const server = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.split('/')[1] ?? '';
     const c = byName.get(name);
@@ -448,7 +453,7 @@ export interface CaseResult {
   exitCode: number | null;
   reason: string;
   facts: Record<string, unknown>;
-  /** Peak RSS of the child (process.resourceUsage().maxRSS), MiB. */
+  /** Peak RSS of the child (VmHWM, see hostile-child.ts), MiB. */
   peakRssMiB: number;
   ms: number;
   /** Rows present before the child ran that are gone or changed after it. */

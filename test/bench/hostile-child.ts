@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { runDocs } from '../../pipeline/docs/index.ts';
 import { httpJsonFetcher, ingestMcp, ingestX402 } from '../../pipeline/ingest/index.ts';
@@ -13,6 +14,21 @@ import type { ChildLimits, Target } from './hostile-cases.ts';
  * run records it); the process then exits on its own, which is what "the child finished" means.
  */
 const { limits, jobs } = JSON.parse(process.argv[2]!) as { limits: ChildLimits; jobs: { target: Target; url: string; dir: string }[] };
+
+/**
+ * Peak RSS of this process in KiB: VmHWM from /proc/self/status (Linux). getrusage's maxRSS is not
+ * used where VmHWM exists: it survives exec, so a child forked from a large parent reports the
+ * parent's size.
+ */
+function peakRssKb(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS;
+}
 
 async function main(): Promise<void> {
   for (const [i, job] of jobs.entries()) await runJob(i, job.target, job.url, job.dir);
@@ -58,7 +74,7 @@ async function runJob(i: number, target: Target, url: string, dir: string): Prom
       facts = { ...facts, bytes: check?.bytes ?? null };
       reason = check ? `${check.reason}: ${check.detail ?? ''}` : '(no check recorded)';
     }
-    process.send?.({ i, reason, facts, maxRssKb: process.resourceUsage().maxRSS, ms });
+    process.send?.({ i, reason, facts, maxRssKb: peakRssKb(), ms });
   } finally {
     store.close();
   }

@@ -9,7 +9,7 @@ import { BENCH_LIMITS, HOSTILE_CASES, runCases, startHostileServer } from './hos
  *
  * Runs every case of the hostile-input table (hostile-cases.ts) in its own child process, one at a
  * time, and prints `case | peak RSS | time | recorded reason`, plus whether the child finished and
- * earlier rows stayed intact. Peak RSS is the child's maxRSS (its whole process: Node, tsx, DuckDB).
+ * earlier rows stayed intact. Peak RSS is the child's VmHWM (its whole process: Node, tsx, DuckDB).
  * A baseline case (`baseline`: the large page at 10 items) is measured first in the same command,
  * so figures can be read as ratios on a loaded machine. --size sets the items of the large registry
  * page (default 200,000).
