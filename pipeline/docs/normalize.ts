@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { nestingDeeperThan } from '../core/json-depth.ts';
+import { stripControls } from '../core/sanitize.ts';
 import { htmlToText, tidyLines } from './html-text.ts';
 
 /**
@@ -9,6 +11,8 @@ import { htmlToText, tidyLines } from './html-text.ts';
  *   value that changed;
  * - anything else: text with whitespace collapsed within lines and blank lines dropped.
  * The normalized text is capped (MAX_NORMALIZED_CHARS) so one page cannot bloat the database.
+ * Untrusted bytes: invalid UTF-8 becomes U+FFFD, control characters (NUL, …) are dropped, and JSON
+ * nested past MAX_JSON_DEPTH is read as text (canonical sorting recurses).
  */
 export const MAX_NORMALIZED_CHARS = 512 * 1024;
 
@@ -31,7 +35,7 @@ export function canonicalJson(value: unknown): string {
 
 function tryJson(text: string): unknown {
   const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  if (!(t.startsWith('{') || t.startsWith('[')) || nestingDeeperThan(t)) return undefined;
   try {
     return JSON.parse(t);
   } catch {
@@ -50,7 +54,7 @@ export function detectKind(text: string, contentType: string | null): ContentKin
 }
 
 export function normalizeContent(body: Buffer | string, contentType: string | null): { kind: ContentKind; text: string; hash: string } {
-  const raw = (typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body))
+  const raw = stripControls(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body))
     .replace(/^\ufeff/, '')
     .replace(/\r\n?/g, '\n');
   const kind = detectKind(raw, contentType);

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
+import { CheckReason } from '../../site/contract/common.ts';
 import { AtlasError } from '../core/errors.ts';
+import { MAX_JSON_DEPTH, nestingDeeperThan } from '../core/json-depth.ts';
+import { classifyError, describeError } from '../probe/classify-error.ts';
 
 /**
  * The I/O edge of registry ingest. A registry source is operator configuration (docs/design.md), not
@@ -20,8 +23,14 @@ export function resolveSource(source: string): SourceRef {
 }
 
 export interface FetchOptions {
+  /** Time allowed for the response headers, and between two chunks of the body. */
   timeoutMs?: number;
+  /** Time allowed for one whole attempt, headers and body (a slow drip cannot hold a run open). */
+  deadlineMs?: number;
+  /** Cap on the body as received and, for gzip data, as inflated. */
   maxBytes?: number;
+  /** Cap on JSON nesting (a deeper document is refused before any consumer walks it). */
+  maxDepth?: number;
   userAgent?: string;
   /** Extra attempts on network errors, 429 and 5xx (with a growing pause). */
   retries?: number;
@@ -32,49 +41,87 @@ export type JsonFetcher = (url: string) => Promise<unknown>;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** GET a JSON document with timeouts, a size cap and a few retries; no redirects are followed. */
+/** The ingest limits, one place (docs/notes/hostile-input.md lists what each bounds). */
+export const INGEST_LIMITS = { timeoutMs: 30_000, deadlineMs: 300_000, maxBytes: 64 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH } as const;
+
+/**
+ * A failed source whose message leads with the edge's reason code (the probe's codes, site/contract
+ * CHECK_REASONS: `timeout`, `too_large`, `reset`, …), so `runs.error` names the cause in one word.
+ */
+const { timeout: TIMEOUT, too_large: TOO_LARGE } = CheckReason.enum;
+const sourceFailed = (url: string, reason: CheckReason, detail: string) => new AtlasError('source_failed', `${url}: ${reason} (${detail})`);
+
+/**
+ * GET a JSON document with timeouts, a whole-attempt deadline, a size cap and a few retries; no
+ * redirects are followed. Refused without a retry: a body over the cap (declared or received),
+ * response headers over undici's limit, gzip data inflating past the cap, nesting past maxDepth.
+ */
 export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
-  const { timeoutMs = 30_000, maxBytes = 64 * 1024 * 1024, userAgent = 'AtlasIngest/0.1', retries = 2, retryDelayMs = 1000 } = opts;
+  const {
+    timeoutMs = INGEST_LIMITS.timeoutMs,
+    deadlineMs = INGEST_LIMITS.deadlineMs,
+    maxBytes = INGEST_LIMITS.maxBytes,
+    maxDepth = INGEST_LIMITS.maxDepth,
+    userAgent = 'AtlasIngest/0.1',
+    retries = 2,
+    retryDelayMs = 1000,
+  } = opts;
   return async (url) => {
     let lastError = '';
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(retryDelayMs * attempt);
-      let res: Awaited<ReturnType<typeof request>>;
+      const ac = new AbortController();
+      const timer = setTimeout(() => ac.abort(), deadlineMs);
       try {
-        res = await request(url, {
-          method: 'GET',
-          headers: { accept: 'application/json', 'user-agent': userAgent },
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
-      } catch (e) {
-        lastError = `request failed: ${(e as Error).message}`;
-        continue;
-      }
-      const status = res.statusCode;
-      if (status !== 200) {
-        await res.body.dump().catch(() => undefined);
-        lastError = `HTTP ${status}`;
-        if (status === 429 || status >= 500) continue;
-        throw new AtlasError('source_failed', `${url}: HTTP ${status}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
-            res.body.destroy();
-            throw new AtlasError('source_failed', `${url}: response larger than ${maxBytes} bytes`);
-          }
-          chunks.push(chunk as Buffer);
+        let res: Awaited<ReturnType<typeof request>>;
+        try {
+          res = await request(url, {
+            method: 'GET',
+            headers: { accept: 'application/json', 'user-agent': userAgent },
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+            signal: ac.signal,
+          });
+        } catch (e) {
+          const reason = ac.signal.aborted ? TIMEOUT : classifyError(e);
+          if (reason === TOO_LARGE) throw sourceFailed(url, reason, `response headers too large: ${describeError(e)}`);
+          lastError = ac.signal.aborted ? `timeout (no answer within ${deadlineMs} ms)` : `${reason} (${describeError(e)})`;
+          continue;
         }
-      } catch (e) {
-        if (e instanceof AtlasError) throw e;
-        lastError = `reading body failed: ${(e as Error).message}`;
-        continue;
+        const status = res.statusCode;
+        if (status !== 200) {
+          res.body.destroy();
+          lastError = `HTTP ${status}`;
+          if (status === 429 || status >= 500) continue;
+          throw new AtlasError('source_failed', `${url}: HTTP ${status}`);
+        }
+        const declared = Number(res.headers['content-length'] ?? Number.NaN);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          res.body.destroy();
+          throw sourceFailed(url, TOO_LARGE, `declared ${declared} bytes, cap ${maxBytes}`);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        try {
+          for await (const chunk of res.body) {
+            size += (chunk as Buffer).length;
+            if (size > maxBytes) {
+              res.body.destroy();
+              throw sourceFailed(url, TOO_LARGE, `body over ${maxBytes} bytes`);
+            }
+            chunks.push(chunk as Buffer);
+          }
+        } catch (e) {
+          if (e instanceof AtlasError) throw e;
+          lastError = ac.signal.aborted
+            ? `timeout (body not complete within ${deadlineMs} ms, ${size} bytes read)`
+            : `${classifyError(e)} (reading body: ${describeError(e)})`;
+          continue;
+        }
+        return parseDocument(Buffer.concat(chunks, size), url, { maxBytes, maxDepth });
+      } finally {
+        clearTimeout(timer);
       }
-      return parseDocument(Buffer.concat(chunks), url, { maxBytes });
     }
     throw new AtlasError('source_failed', `${url}: ${lastError}`);
   };
@@ -100,9 +147,12 @@ const DEFAULT_MAX_DECODED = 256 * 1024 * 1024;
 export function decodeDocument(buf: Buffer, origin: string, opts: { maxBytes?: number } = {}): string {
   let bytes = buf;
   if (bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) {
+    const cap = opts.maxBytes ?? DEFAULT_MAX_DECODED;
     try {
-      bytes = gunzipSync(bytes, { maxOutputLength: opts.maxBytes ?? DEFAULT_MAX_DECODED });
+      bytes = gunzipSync(bytes, { maxOutputLength: cap });
     } catch (e) {
+      if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new AtlasError('source_failed', `${origin}: too_large (gzip data inflates past ${cap} bytes)`);
       throw new AtlasError('source_failed', `${origin}: gzip data could not be read (${(e as Error).message})`);
     }
   }
@@ -127,9 +177,13 @@ const LINES_NAME = /\.(ndjson|jsonl)(\.gz)?$/i;
  * One registry document from bytes: a JSON value, or JSON Lines returned as an array of the lines'
  * values. JSON Lines is recognised by the name (`.ndjson`, `.jsonl`, optionally `.gz`) or, for any
  * other name or a URL, when the text is not one JSON value but every non-blank line is one.
+ * Nesting past `maxDepth` (default INGEST_LIMITS.maxDepth) fails the source with `too_large`.
  */
-export function parseDocument(buf: Buffer, origin: string, opts: { maxBytes?: number } = {}): unknown {
+export function parseDocument(buf: Buffer, origin: string, opts: { maxBytes?: number; maxDepth?: number } = {}): unknown {
   const text = decodeDocument(buf, origin, opts);
+  const maxDepth = opts.maxDepth ?? INGEST_LIMITS.maxDepth;
+  if (nestingDeeperThan(text, maxDepth))
+    throw new AtlasError('source_failed', `${origin}: too_large (JSON nested deeper than ${maxDepth} levels)`);
   if (LINES_NAME.test(origin)) return parseLines(text, origin);
   try {
     return JSON.parse(text);

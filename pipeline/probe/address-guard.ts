@@ -6,8 +6,12 @@ import { isIP } from 'node:net';
  * "this network" 0/8, IETF/documentation/benchmark ranges, multicast, reserved 240/4 and broadcast;
  * IPv6 unspecified, loopback, ULA fc00::/7 (incl. fd00:ec2::254), link-local fe80::/10, site-local
  * fec0::/10, multicast ff00::/8, documentation 2001:db8::/32, discard 100::/64, and every form that
- * embeds an IPv4 address (mapped ::ffff:0:0/96, compatible ::/96, NAT64 64:ff9b::/96, 6to4 2002::/16)
- * when the embedded address is blocked. Anything that is not an IP literal is blocked (fail closed).
+ * embeds an IPv4 address (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, compatible ::/96,
+ * NAT64 64:ff9b::/96, 6to4 2002::/16) when the embedded address is blocked, and Teredo 2001::/32
+ * whole (its embedded server and client addresses cannot be judged as one). Anything that is not an
+ * IP literal is blocked (fail closed): odd IPv4 spellings (0x7f.1, 2130706433, 127.1) reach this
+ * guard only after WHATWG URL parsing has rewritten them to dotted quads.
+ * test/unit/probe/address-guard-property.test.ts checks every verdict against ipaddr.js's ranges.
  */
 export type BlockVerdict = { blocked: false } | { blocked: true; why: string };
 
@@ -75,9 +79,12 @@ function checkV6(ip: string): BlockVerdict {
   if (zeroTo(7) && i === 1) return { blocked: true, why: 'loopback' };
   // IPv4-mapped ::ffff:0:0/96 and IPv4-compatible ::/96: judge the embedded IPv4 address.
   if (zeroTo(5) && f === 0xffff) return embedded(v4FromGroups(h, i), 'IPv4-mapped');
+  // IPv4-translated ::ffff:0:0:0/96 (SIIT) carries an IPv4 address the same way.
+  if (zeroTo(4) && e === 0xffff && f === 0) return embedded(v4FromGroups(h, i), 'IPv4-translated');
   if (zeroTo(6)) return embedded(v4FromGroups(h, i), 'IPv4-compatible');
   if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return embedded(v4FromGroups(h, i), 'NAT64');
   if (a === 0x2002) return embedded(v4FromGroups(b, c), '6to4');
+  if (a === 0x2001 && b === 0) return { blocked: true, why: 'Teredo (2001::/32)' };
   if ((a & 0xfe00) === 0xfc00) return { blocked: true, why: 'unique local (fc00::/7)' };
   if ((a & 0xffc0) === 0xfe80) return { blocked: true, why: 'link-local (fe80::/10)' };
   if ((a & 0xffc0) === 0xfec0) return { blocked: true, why: 'site-local (fec0::/10)' };

@@ -2,7 +2,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBTypeId, type DuckDBVa
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AtlasError } from '../core/errors.ts';
+import { AtlasError, storageError } from '../core/errors.ts';
 import { applyRulesOnOpen } from './rules.ts';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -56,7 +56,13 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export async function openStore(path: string, opts: OpenOptions = {}): Promise<Store> {
   const { readOnly = false, lockWaitMs = 5000, sleep = defaultSleep } = opts;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // A full disk or read-only storage is `storage_unavailable` (one line; CLI exit 2), on open and on every statement.
+  const onStorage = (e: unknown) => storageError(e, `database ${path}`) ?? e;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  } catch (e) {
+    throw onStorage(e);
+  }
   const deadline = Date.now() + lockWaitMs;
   let instance: DuckDBInstance | undefined;
   for (;;) {
@@ -77,7 +83,7 @@ export async function openStore(path: string, opts: OpenOptions = {}): Promise<S
       if (/does not exist|No such file|Cannot open database/i.test(msg) && readOnly) {
         throw new AtlasError('not_found', `database ${path} does not exist yet; run \`atlas init\``);
       }
-      throw e;
+      throw onStorage(e);
     }
   }
   const conn = await instance.connect();
@@ -101,7 +107,11 @@ function wrap(path: string, instance: DuckDBInstance, conn: DuckDBConnection): S
   // too, but may not issue statements: DuckDB would drop the pending result.
   const holding = new AsyncLocalStorage<'turn' | 'stream'>();
   let tail: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+  const exclusive = <T>(body: () => Promise<T>): Promise<T> => {
+    const fn = () =>
+      body().catch((e: unknown) => {
+        throw storageError(e, `database ${path}`) ?? e;
+      });
     const held = holding.getStore();
     if (held === 'stream') return Promise.reject(new Error('store: no statements inside a stream callback'));
     if (held) return fn();

@@ -1,21 +1,32 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { storageError } from '../../pipeline/core/errors.ts';
 
 /**
  * A durable JSONL append log (docs/design.md, decision 2): `append` resolves only after the line is
  * written and fsynced, so a 201 means the record is on disk. Appends to one file are serialized
  * (one write + fsync at a time, in call order). When the file did not end with a newline (a torn
  * write from a crash), a newline is written first so the new record starts a clean line.
+ * A failed write or fsync (a full disk, a read-only mount) is cut back: the file is truncated to
+ * its length before the record, so no half line stays; if even that fails the handle is dropped and
+ * the next append starts on a new line (see above). It rejects with `storage_unavailable` (HTTP 503)
+ * when the disk is full or read-only, and with the original error otherwise.
  */
 export class JsonlAppender {
   private fh: FileHandle | null = null;
+  /** Bytes in the file after the last complete record (where a failed append is cut back to). */
+  private size = 0;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   /** Called after each record is written and fsynced, with the write + fsync time in seconds (metrics). */
   onAppend: ((seconds: number) => void) | undefined;
 
-  constructor(readonly path: string) {}
+  /** `openFile` is the filesystem seam (tests inject a failing disk where none can be mounted). */
+  constructor(
+    readonly path: string,
+    private readonly openFile: typeof open = open,
+  ) {}
 
   private async handle(): Promise<FileHandle> {
     if (this.fh) return this.fh;
@@ -27,11 +38,14 @@ export class JsonlAppender {
     } catch {
       existed = false;
     }
-    const fh = await open(this.path, 'a+');
+    const fh = await this.openFile(this.path, 'a+');
     if (size > 0) {
       const last = Buffer.alloc(1);
       await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await fh.write('\n');
+      if (last[0] !== 0x0a) {
+        await fh.write('\n');
+        size += 1;
+      }
     }
     if (!existed) {
       // Make the new directory entry durable too.
@@ -47,17 +61,49 @@ export class JsonlAppender {
       }
     }
     this.fh = fh;
+    this.size = size;
     return fh;
+  }
+
+  /** Write all of `buf` (a short write, as on a filling disk, is continued until it fails), then fsync. */
+  private async writeRecord(fh: FileHandle, buf: Buffer): Promise<void> {
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+      off += bytesWritten;
+    }
+    await fh.sync();
+  }
+
+  /** After a failed append: cut the file back to its last complete record, or forget the handle. */
+  private async cutBack(fh: FileHandle): Promise<void> {
+    try {
+      await fh.truncate(this.size);
+      await fh.sync();
+    } catch {
+      this.fh = null; // reopening checks the last byte and starts the next record on a new line
+      await fh.close().catch(() => undefined);
+    }
   }
 
   append(record: unknown): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`append log ${this.path} is closed`));
-    const line = `${JSON.stringify(record)}\n`;
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
     const run = async () => {
-      const fh = await this.handle();
+      let fh: FileHandle;
+      try {
+        fh = await this.handle();
+      } catch (e) {
+        throw storageError(e, `append log ${this.path}`) ?? e;
+      }
       const t0 = performance.now();
-      await fh.write(line);
-      await fh.sync();
+      try {
+        await this.writeRecord(fh, line);
+      } catch (e) {
+        await this.cutBack(fh);
+        throw storageError(e, `append log ${this.path}`) ?? e;
+      }
+      this.size += line.length;
       this.onAppend?.((performance.now() - t0) / 1000);
     };
     const p = this.chain.then(run, run);

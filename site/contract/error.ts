@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'locked', // the database is held by another writer
   'source_failed', // a registry source could not be read or had the wrong shape
+  'storage_unavailable', // the disk is full or the storage read-only: nothing was written
   'conflict',
   'internal',
 ] as const;

@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { storageError } from '../../pipeline/core/errors.ts';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
 import { type Run, withRun } from '../../pipeline/store/runs.ts';
@@ -206,6 +207,6 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     };
   } catch (e) {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    throw e; // withRun records the run as failed with this message
+    throw storageError(e, `publish to ${publicDir}`) ?? e; // withRun records the run as failed with this message
   }
 }

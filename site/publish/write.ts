@@ -2,12 +2,14 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { AtlasError, formatIssues } from '../../pipeline/core/errors.ts';
+import { AtlasError, formatIssues, storageError } from '../../pipeline/core/errors.ts';
 
 /**
  * Every body publish writes is validated with its contract schema first (a body that does not
  * match the contract is a bug and must not reach the published tree). Writes go into the new
  * generation folder, which nobody reads until the pointer switches, so plain writes suffice.
+ * A full disk or read-only storage rejects with `storage_unavailable` naming the file; the caller
+ * removes the half-written generation and never switches to it.
  */
 export function validated<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
@@ -18,8 +20,12 @@ export function validated<S extends z.ZodType>(schema: S, value: unknown, what: 
 
 export async function writeJson<S extends z.ZodType>(path: string, schema: S, value: unknown, what = path): Promise<z.infer<S>> {
   const body = validated(schema, value, what);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(body));
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify(body));
+  } catch (e) {
+    throw storageError(e, `publish: writing ${what}`) ?? e;
+  }
   return body;
 }
 
@@ -50,14 +56,21 @@ export class JsonArrayWriter {
   private count = 0;
   private failed: Error | null = null;
 
-  private constructor(out: WriteStream) {
+  private constructor(
+    out: WriteStream,
+    private readonly path: string,
+  ) {
     this.out = out;
-    out.on('error', (e) => (this.failed = e));
+    out.on('error', (e) => (this.failed = storageError(e, `publish: writing ${path}`) ?? e));
   }
 
   static async open(path: string): Promise<JsonArrayWriter> {
-    await mkdir(dirname(path), { recursive: true });
-    const w = new JsonArrayWriter(createWriteStream(path));
+    try {
+      await mkdir(dirname(path), { recursive: true });
+    } catch (e) {
+      throw storageError(e, `publish: writing ${path}`) ?? e;
+    }
+    const w = new JsonArrayWriter(createWriteStream(path), path);
     await w.write('[');
     return w;
   }
@@ -76,7 +89,7 @@ export class JsonArrayWriter {
       };
       const onError = (e: Error) => {
         this.out.off('drain', onDrain);
-        reject(e);
+        reject(storageError(e, `publish: writing ${this.path}`) ?? e);
       };
       this.out.once('drain', onDrain);
       this.out.once('error', onError);
@@ -99,7 +112,9 @@ export class JsonArrayWriter {
 
   async close(): Promise<void> {
     await this.write('\n]\n');
-    await new Promise<void>((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.out.end((e?: Error | null) => (e ? reject(storageError(e, `publish: writing ${this.path}`) ?? e) : resolve())),
+    );
     if (this.failed) throw this.failed;
   }
 

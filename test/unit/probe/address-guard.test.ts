@@ -40,6 +40,8 @@ describe('address guard', () => {
     '2001:db8::1',
     'fec0::1',
     '[::1]',
+    '::ffff:0:127.0.0.1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
   ])('blocks %s', (ip) => {
     expect(isBlockedAddress(ip)).toBe(true);
   });
