@@ -1,5 +1,4 @@
 import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
-import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
 
@@ -46,8 +45,8 @@ export const TYPES = SERVICE_TYPES;
 const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
 const num = (v: number | null): number => (v === null ? NaN : v);
 
-/** `records[i]` is the published record `rows[i]` was compiled from (for the search haystack). */
-export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[]): Columns {
+/** `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was compiled from. */
+export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
   const n = rows.length;
   const c: Columns = {
     n,
@@ -98,7 +97,7 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
       c.hosts.push(r.host);
     }
     c.hostId[i] = h;
-    const hay = records[i]!.search.haystack.toLowerCase().replaceAll('\u0000', ' ');
+    const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
     parts[i] = hay;
     c.hayStart[i] = offset;
     offset += hay.length + 1;
