@@ -1,12 +1,13 @@
 import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
+import { buildSearchIndex, type SearchIndex } from './indexes.ts';
 
 /**
  * The search fields of every row as flat typed arrays indexed by row position (column layout).
- * A search scans these sequentially: 100k rows × a few filters touch a few hundred kilobytes
- * instead of chasing 100k objects across the heap (which made a filtered search memory-bound).
- * Nulls: NaN in float columns, -1 in tri-state columns.
+ * The row predicate (filter.ts) reads these instead of chasing row objects across the heap, and
+ * the per-generation indexes (indexes.ts) are built from them, so a search tests only the rows its
+ * filters' indexes leave. Nulls: NaN in float columns, -1 in tri-state columns.
  */
 export interface Columns {
   n: number;
@@ -26,16 +27,21 @@ export interface Columns {
   /** Latest check time in ms (NaN: never checked) and twice the interval in ms: fresh iff now - last <= 2 intervals. */
   lastCheckMs: Float64Array;
   twoIntervalsMs: Float64Array;
-  /** Host as a small integer (group=provider) and the distinct hosts. */
+  /** Host as a small integer (group=provider), the distinct hosts, and each host's id. */
   hostId: Int32Array;
   hosts: string[];
+  hostIds: Map<string, number>;
+  /** Every row's lower-cased haystack (`name host url operator`, NUL read as a space): what `q` words must occur in. */
+  hay: string[];
   /**
-   * Every row's lower-cased haystack (`name host url operator`) joined with NUL separators, and
-   * where each row's part starts (n + 1 entries). `q` words are found with native `indexOf` over
+   * The same haystacks joined with NUL separators, and where each row's part starts (n + 1
+   * entries): a word too short for the trigram index is found with one native `indexOf` walk over
    * this one string instead of 100k separate substring searches.
    */
   haystack: string;
   hayStart: Int32Array;
+  /** Indexes over these columns, built with them (indexes.ts); a search narrows its candidates with them. */
+  index: SearchIndex;
 }
 
 /** Column codes are positions in the contract's enums. */
@@ -48,7 +54,7 @@ const num = (v: number | null): number => (v === null ? NaN : v);
 /** `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was compiled from. */
 export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
   const n = rows.length;
-  const c: Columns = {
+  const c: Omit<Columns, 'index'> = {
     n,
     tier: new Uint8Array(n),
     type: new Uint8Array(n),
@@ -67,12 +73,13 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
     twoIntervalsMs: new Float64Array(n),
     hostId: new Int32Array(n),
     hosts: [],
+    hostIds: new Map(),
+    hay: new Array(n),
     haystack: '',
     hayStart: new Int32Array(n + 1),
   };
-  const parts: string[] = new Array(n);
   let offset = 0;
-  const hostIds = new Map<string, number>();
+  const hostIds = c.hostIds;
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
     c.tier[i] = r.tier === 'reviewed' ? 0 : 1;
@@ -98,11 +105,11 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
     }
     c.hostId[i] = h;
     const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
-    parts[i] = hay;
+    c.hay[i] = hay;
     c.hayStart[i] = offset;
     offset += hay.length + 1;
   }
   c.hayStart[n] = offset;
-  c.haystack = `${parts.join('\u0000')}\u0000`;
-  return c;
+  c.haystack = `${c.hay.join('\u0000')}\u0000`;
+  return { ...c, index: buildSearchIndex(rows, c) };
 }
