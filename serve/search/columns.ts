@@ -1,4 +1,5 @@
 import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
+import type { CompiledNetworks } from './networks.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
 import { buildSearchIndex, type SearchIndex } from './indexes.ts';
@@ -31,6 +32,14 @@ export interface Columns {
   hostId: Int32Array;
   hosts: string[];
   hostIds: Map<string, number>;
+  /**
+   * The distinct offered-network sets and tag lists, and each row's: the network and tag filters
+   * are decided once per distinct value per search, then read per row as one byte.
+   */
+  networkSet: Int32Array;
+  networkSets: CompiledNetworks[];
+  tagList: Int32Array;
+  tagLists: string[][];
   /** Every row's lower-cased haystack (`name host url operator`, NUL read as a space): what `q` words must occur in. */
   hay: string[];
   /**
@@ -50,6 +59,17 @@ export const TYPES = SERVICE_TYPES;
 
 const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
 const num = (v: number | null): number => (v === null ? NaN : v);
+
+/** The id of `value` among `values` (appended on first sight), by a key equal for equal values. */
+function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: T): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = values.length;
+    ids.set(key, id);
+    values.push(value);
+  }
+  return id;
+}
 
 /** `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was compiled from. */
 export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
@@ -74,12 +94,18 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
     hostId: new Int32Array(n),
     hosts: [],
     hostIds: new Map(),
+    networkSet: new Int32Array(n),
+    networkSets: [],
+    tagList: new Int32Array(n),
+    tagLists: [],
     hay: new Array(n),
     haystack: '',
     hayStart: new Int32Array(n + 1),
   };
   let offset = 0;
   const hostIds = c.hostIds;
+  const networkSetIds = new Map<string, number>();
+  const tagListIds = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
     c.tier[i] = r.tier === 'reviewed' ? 0 : 1;
@@ -104,6 +130,13 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
       c.hosts.push(r.host);
     }
     c.hostId[i] = h;
+    c.networkSet[i] = distinct(
+      networkSetIds,
+      c.networkSets,
+      `${r.networks.ids.join('\u0000')}\u0001${r.networks.names.join('\u0000')}`,
+      r.networks,
+    );
+    c.tagList[i] = distinct(tagListIds, c.tagLists, r.tags.join('\u0000'), r.tags);
     const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
     c.hay[i] = hay;
     c.hayStart[i] = offset;
@@ -111,5 +144,5 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
   }
   c.hayStart[n] = offset;
   c.haystack = `${c.hay.join('\u0000')}\u0000`;
-  return { ...c, index: buildSearchIndex(rows, c) };
+  return { ...c, index: buildSearchIndex(c) };
 }

@@ -41,8 +41,10 @@ export interface RowFilter {
   maxTerms: number;
   /** The one host id the host and provider filters accept (-1: none, -2: neither filter is set). */
   hostV: number;
-  network: NetworkFilter | null;
+  /** By `Columns.networkSets` / `tagLists` id: 1 = that set passes the network / tag filter; null: filter off. */
+  networkOk: Uint8Array | null;
   tag: string | undefined;
+  tagOk: Uint8Array | null;
   /** The `q` words, lower-cased; every one must occur in the row's haystack. */
   words: string[];
 }
@@ -52,6 +54,7 @@ export function rowFilter(c: Columns, q: EffectiveQuery): RowFilter {
   const p = q.provider;
   // Both are the exact host: they accept one host, or none when both are set and differ.
   const host = h ?? p;
+  const tag = q.tag;
   const hostV = host === undefined ? -2 : h !== undefined && p !== undefined && h !== p ? -1 : (c.hostIds.get(host) ?? -1);
   return {
     dir: q.scope === 'directory',
@@ -74,8 +77,9 @@ export function rowFilter(c: Columns, q: EffectiveQuery): RowFilter {
     hasMaxTerms: q.max_terms_changes_90d !== undefined,
     maxTerms: q.max_terms_changes_90d ?? 0,
     hostV,
-    network: q.network === undefined ? null : parseNetworkFilter(q.network),
-    tag: q.tag,
+    networkOk: q.network === undefined ? null : networkOk(c, parseNetworkFilter(q.network)),
+    tag,
+    tagOk: tag === undefined ? null : Uint8Array.from(c.tagLists, (list) => (list.includes(tag) ? 1 : 0)),
     words:
       q.q === undefined
         ? []
@@ -85,6 +89,13 @@ export function rowFilter(c: Columns, q: EffectiveQuery): RowFilter {
             .split(' ')
             .filter((w) => w !== ''),
   };
+}
+
+/** The network filter on each distinct offered-network set (networks.ts decides). */
+function networkOk(c: Columns, f: NetworkFilter): Uint8Array {
+  const ok = new Uint8Array(c.networkSets.length);
+  for (let s = 0; s < ok.length; s++) ok[s] = networkMatches(f, c.networkSets[s]!) ? 1 : 0;
+  return ok;
 }
 
 /**
@@ -102,7 +113,7 @@ export function rowFilter(c: Columns, q: EffectiveQuery): RowFilter {
  *   unknown (null, NaN in the columns: it fails every comparison) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
  */
-export function rowMatches(rows: SearchRow[], c: Columns, f: RowFilter, nowMs: number, i: number): boolean {
+export function rowMatches(c: Columns, f: RowFilter, nowMs: number, i: number): boolean {
   if (f.dir && !inDirectoryAt(c, i, nowMs)) return false;
   if (f.tierV >= 0 && c.tier[i] !== f.tierV) return false;
   if (f.typeV >= 0 && c.type[i] !== f.typeV) return false;
@@ -117,8 +128,8 @@ export function rowMatches(rows: SearchRow[], c: Columns, f: RowFilter, nowMs: n
   if (f.hasMaxPrice && !(c.price[i]! <= f.maxPrice)) return false;
   if (f.hasMaxTerms && !(c.termsChanges90d[i]! <= f.maxTerms)) return false;
   if (f.hostV !== -2 && c.hostId[i] !== f.hostV) return false;
-  if (f.network !== null && !networkMatches(f.network, rows[i]!.networks)) return false;
-  if (f.tag !== undefined && !rows[i]!.tags.includes(f.tag)) return false;
+  if (f.networkOk !== null && f.networkOk[c.networkSet[i]!] !== 1) return false;
+  if (f.tagOk !== null && f.tagOk[c.tagList[i]!] !== 1) return false;
   if (f.words.length > 0) {
     const hay = c.hay[i]!;
     for (const w of f.words) if (!hay.includes(w)) return false;
@@ -130,15 +141,16 @@ export function rowMatches(rows: SearchRow[], c: Columns, f: RowFilter, nowMs: n
  * The reference search: the predicate on every row, in row order. Writes the matching positions to
  * the start of `list` (length >= rows) and returns how many. The indexed matchList must return
  * exactly the same (the search property test); it is also what matchList does when no filter can
- * narrow the candidates.
+ * narrow the candidates. (`_rows`: every filter reads the columns; the parameter keeps the
+ * signature runSearch calls both with.)
  */
-export function scanList(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
-  return scanRows(rows, c, rowFilter(c, q), nowMs, list);
+export function scanList(_rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
+  return scanRows(c, rowFilter(c, q), nowMs, list);
 }
 
-function scanRows(rows: SearchRow[], c: Columns, f: RowFilter, nowMs: number, list: Int32Array): number {
+function scanRows(c: Columns, f: RowFilter, nowMs: number, list: Int32Array): number {
   let len = 0;
-  for (let i = 0; i < c.n; i++) if (rowMatches(rows, c, f, nowMs, i)) list[len++] = i;
+  for (let i = 0; i < c.n; i++) if (rowMatches(c, f, nowMs, i)) list[len++] = i;
   return len;
 }
 
@@ -217,9 +229,9 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
   if (f.hasMaxPrice) out.push(sliceNarrower(atMost(ix.price, f.maxPrice), ix.price.bucket));
   if (f.hasMaxTerms) out.push(sliceNarrower(atMost(ix.termsChanges90d, f.maxTerms), ix.termsChanges90d.bucket));
   if (f.hostV !== -2) out.push(f.hostV === -1 ? { size: 0, cost: 0 } : postingsNarrower(ix.hosts, [f.hostV]));
-  if (f.network !== null) {
+  if (f.networkOk !== null) {
     const ok: number[] = [];
-    for (let s = 0; s < ix.networkSets.length; s++) if (networkMatches(f.network, ix.networkSets[s]!)) ok.push(s);
+    for (let s = 0; s < f.networkOk.length; s++) if (f.networkOk[s] === 1) ok.push(s);
     out.push(postingsNarrower(ix.networks, ok));
   }
   if (f.tag !== undefined) {
@@ -252,10 +264,16 @@ let scratchTmp = new Uint32Array(0);
  * rowMatches decides on every remaining candidate. Writes the matching positions, ascending, to the
  * start of `list` (length >= rows) and returns how many: exactly what scanList returns.
  */
-export function matchList(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
+export function matchList(
+  _rows: SearchRow[],
+  c: Columns,
+  q: EffectiveQuery,
+  nowMs: number,
+  list: Int32Array = new Int32Array(c.n),
+): number {
   const f = rowFilter(c, q);
   const sets = narrowers(c, f, nowMs).sort((a, b) => a.size - b.size);
-  if (sets.length === 0) return scanRows(rows, c, f, nowMs, list);
+  if (sets.length === 0) return scanRows(c, f, nowMs, list);
   if (sets[0]!.size === 0) return 0;
   const words = wordsFor(c.n);
   if (scratchAcc.length < words) {
@@ -284,7 +302,7 @@ export function matchList(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowM
     while (x !== 0) {
       const low = x & -x;
       const i = (w << 5) | (31 - Math.clz32(low));
-      if (rowMatches(rows, c, f, nowMs, i)) list[len++] = i;
+      if (rowMatches(c, f, nowMs, i)) list[len++] = i;
       x ^= low;
     }
   }

@@ -1,7 +1,5 @@
 import { addRows, type Bits, buildPostings, popcount, type Postings, wordsFor } from './bitset.ts';
 import type { Columns } from './columns.ts';
-import type { CompiledNetworks } from './networks.ts';
-import type { SearchRow } from './row.ts';
 
 /**
  * Search indexes built once when a generation loads, so a search narrows its candidates without
@@ -39,8 +37,7 @@ export interface SearchIndex {
   hosts: Postings;
   tagIds: Map<string, number>;
   tags: Postings;
-  /** The distinct compiled network sets, and rows by set. */
-  networkSets: CompiledNetworks[];
+  /** Rows by `Columns.networkSet`. */
   networks: Postings;
   text: TextIndex;
 }
@@ -221,40 +218,39 @@ export function buildTextIndex(n: number, haystack: string, hayStart: Int32Array
   return { keys, postings: buildPostings(keys.size, pairRows, pairKeys, pairs) };
 }
 
-/** Postings of one string key per row (host ids already are numbers). */
-function keyedPostings<K>(n: number, keysOf: (i: number) => readonly K[]): { ids: Map<K, number>; postings: Postings } {
-  const ids = new Map<K, number>();
+/** Rows by tag (a row is listed under each distinct tag of its list). */
+function tagPostings(n: number, tagList: Int32Array, tagLists: string[][]): { ids: Map<string, number>; postings: Postings } {
+  const ids = new Map<string, number>();
+  const keysOfList = tagLists.map((list) =>
+    [...new Set(list)].map((t) => {
+      let id = ids.get(t);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(t, id);
+      }
+      return id;
+    }),
+  );
   const pairRows: number[] = [];
   const pairKeys: number[] = [];
   for (let i = 0; i < n; i++) {
-    for (const key of new Set(keysOf(i))) {
-      let id = ids.get(key);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(key, id);
-      }
+    for (const k of keysOfList[tagList[i]!]!) {
       pairRows.push(i);
-      pairKeys.push(id);
+      pairKeys.push(k);
     }
   }
   return { ids, postings: buildPostings(ids.size, pairRows, pairKeys, pairRows.length) };
 }
 
 /** Built from the columns (columns.ts) at the end of their construction. */
-export function buildSearchIndex(rows: readonly SearchRow[], c: Omit<Columns, 'index'>): SearchIndex {
+export function buildSearchIndex(c: Omit<Columns, 'index'>): SearchIndex {
   const n = c.n;
   const listedDiscovered = Int8Array.from(c.listed, (v, i) => (c.tier[i] === 1 ? v : -1));
   const freshUntil = Float64Array.from(c.lastCheckMs, (v, i) => (c.criteriaExceptFresh[i] === 1 ? v + c.twoIntervalsMs[i]! : NaN));
-  const hosts = buildPostings(
-    c.hosts.length,
-    Int32Array.from({ length: n }, (_, i) => i),
-    c.hostId,
-    n,
-  );
-  const tags = keyedPostings(n, (i) => rows[i]!.tags);
-  const sets = keyedPostings(n, (i) => [networkSetKey(rows[i]!.networks)]);
-  const networkSets: CompiledNetworks[] = new Array(sets.ids.size);
-  for (let i = 0; i < n; i++) networkSets[sets.ids.get(networkSetKey(rows[i]!.networks))!] ??= rows[i]!.networks;
+  const allRows = Int32Array.from({ length: n }, (_, i) => i);
+  const hosts = buildPostings(c.hosts.length, allRows, c.hostId, n);
+  const networks = buildPostings(c.networkSets.length, allRows, c.networkSet, n);
+  const tags = tagPostings(n, c.tagList, c.tagLists);
   return {
     tier: buildEnumBits(n, c.tier),
     type: buildEnumBits(n, c.type),
@@ -272,10 +268,7 @@ export function buildSearchIndex(rows: readonly SearchRow[], c: Omit<Columns, 'i
     hosts,
     tagIds: tags.ids,
     tags: tags.postings,
-    networkSets,
-    networks: sets.postings,
+    networks,
     text: buildTextIndex(n, c.haystack, c.hayStart),
   };
 }
-
-const networkSetKey = (n: CompiledNetworks): string => `${n.ids.join('\u0000')}\u0001${n.names.join('\u0000')}`;
