@@ -1,13 +1,14 @@
 import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
-import type { IndexRecord } from '../../site/contract/index-record.ts';
+import type { CompiledNetworks } from './networks.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
+import { buildSearchIndex, type SearchIndex } from './indexes.ts';
 
 /**
  * The search fields of every row as flat typed arrays indexed by row position (column layout).
- * A search scans these sequentially: 100k rows × a few filters touch a few hundred kilobytes
- * instead of chasing 100k objects across the heap (which made a filtered search memory-bound).
- * Nulls: NaN in float columns, -1 in tri-state columns.
+ * The row predicate (filter.ts) reads these instead of chasing row objects across the heap, and
+ * the per-generation indexes (indexes.ts) are built from them, so a search tests only the rows its
+ * filters' indexes leave. Nulls: NaN in float columns, -1 in tri-state columns.
  */
 export interface Columns {
   n: number;
@@ -27,16 +28,29 @@ export interface Columns {
   /** Latest check time in ms (NaN: never checked) and twice the interval in ms: fresh iff now - last <= 2 intervals. */
   lastCheckMs: Float64Array;
   twoIntervalsMs: Float64Array;
-  /** Host as a small integer (group=provider) and the distinct hosts. */
+  /** Host as a small integer (group=provider), the distinct hosts, and each host's id. */
   hostId: Int32Array;
   hosts: string[];
+  hostIds: Map<string, number>;
   /**
-   * Every row's lower-cased haystack (`name host url operator`) joined with NUL separators, and
-   * where each row's part starts (n + 1 entries). `q` words are found with native `indexOf` over
+   * The distinct offered-network sets and tag lists, and each row's: the network and tag filters
+   * are decided once per distinct value per search, then read per row as one byte.
+   */
+  networkSet: Int32Array;
+  networkSets: CompiledNetworks[];
+  tagList: Int32Array;
+  tagLists: string[][];
+  /** Every row's lower-cased haystack (`name host url operator`, NUL read as a space): what `q` words must occur in. */
+  hay: string[];
+  /**
+   * The same haystacks joined with NUL separators, and where each row's part starts (n + 1
+   * entries): a word too short for the trigram index is found with one native `indexOf` walk over
    * this one string instead of 100k separate substring searches.
    */
   haystack: string;
   hayStart: Int32Array;
+  /** Indexes over these columns, built with them (indexes.ts); a search narrows its candidates with them. */
+  index: SearchIndex;
 }
 
 /** Column codes are positions in the contract's enums. */
@@ -46,10 +60,21 @@ export const TYPES = SERVICE_TYPES;
 const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
 const num = (v: number | null): number => (v === null ? NaN : v);
 
-/** `records[i]` is the published record `rows[i]` was compiled from (for the search haystack). */
-export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[]): Columns {
+/** The id of `value` among `values` (appended on first sight), by a key equal for equal values. */
+function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: T): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = values.length;
+    ids.set(key, id);
+    values.push(value);
+  }
+  return id;
+}
+
+/** `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was compiled from. */
+export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
   const n = rows.length;
-  const c: Columns = {
+  const c: Omit<Columns, 'index'> = {
     n,
     tier: new Uint8Array(n),
     type: new Uint8Array(n),
@@ -68,12 +93,19 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
     twoIntervalsMs: new Float64Array(n),
     hostId: new Int32Array(n),
     hosts: [],
+    hostIds: new Map(),
+    networkSet: new Int32Array(n),
+    networkSets: [],
+    tagList: new Int32Array(n),
+    tagLists: [],
+    hay: new Array(n),
     haystack: '',
     hayStart: new Int32Array(n + 1),
   };
-  const parts: string[] = new Array(n);
   let offset = 0;
-  const hostIds = new Map<string, number>();
+  const hostIds = c.hostIds;
+  const networkSetIds = new Map<string, number>();
+  const tagListIds = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
     c.tier[i] = r.tier === 'reviewed' ? 0 : 1;
@@ -98,12 +130,19 @@ export function buildColumns(rows: SearchRow[], records: readonly IndexRecord[])
       c.hosts.push(r.host);
     }
     c.hostId[i] = h;
-    const hay = records[i]!.search.haystack.toLowerCase().replaceAll('\u0000', ' ');
-    parts[i] = hay;
+    c.networkSet[i] = distinct(
+      networkSetIds,
+      c.networkSets,
+      `${r.networks.ids.join('\u0000')}\u0001${r.networks.names.join('\u0000')}`,
+      r.networks,
+    );
+    c.tagList[i] = distinct(tagListIds, c.tagLists, r.tags.join('\u0000'), r.tags);
+    const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
+    c.hay[i] = hay;
     c.hayStart[i] = offset;
     offset += hay.length + 1;
   }
   c.hayStart[n] = offset;
-  c.haystack = `${parts.join('\u0000')}\u0000`;
-  return c;
+  c.haystack = `${c.hay.join('\u0000')}\u0000`;
+  return { ...c, index: buildSearchIndex(c) };
 }

@@ -3,6 +3,9 @@ import { matchList } from './filter.ts';
 import type { EffectiveQuery, Sort } from './query.ts';
 import type { SearchRow } from './row.ts';
 
+/** How the matching rows are found: the indexed matchList, or the reference scanList (for the property test). */
+export type Matcher = typeof matchList;
+
 export interface SearchHits {
   total: number;
   page: SearchRow[];
@@ -17,7 +20,7 @@ let scratchList = new Int32Array(0);
 let scratchMask = new Uint8Array(0);
 
 /**
- * Filter (candidate lists narrowed column by column), then walk the presorted order for the
+ * Filter (candidates narrowed by the generation's indexes, filter.ts), then walk the presorted order for the
  * requested sort — no sort per request. Without grouping, `total` is the match count and the walk
  * stops as soon as the page is full. group=provider keeps the first row per host in the chosen
  * order (its best representative by that order) and walks the whole order so `total` counts hosts.
@@ -28,6 +31,7 @@ export function runSearch(
   orders: Record<Sort, Int32Array>,
   q: EffectiveQuery,
   nowMs: number,
+  match: Matcher = matchList,
 ): SearchHits {
   const n = columns.n;
   if (scratchList.length < n) {
@@ -36,7 +40,7 @@ export function runSearch(
   }
   const list = scratchList;
   const mask = scratchMask;
-  const len = matchList(rows, columns, q, nowMs, list);
+  const len = match(rows, columns, q, nowMs, list);
   for (let j = 0; j < len; j++) mask[list[j]!] = 1;
   try {
     const order = orders[q.sort];

@@ -8,6 +8,7 @@ import { RunLog } from '../../site/contract/run-log.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { compileRow, type SearchRow } from '../search/row.ts';
+import { forEachArrayElement } from './json-array.ts';
 import type { SiteResources, SiteState } from './state.ts';
 
 /** `<site>/current` → the generation folder it points at (real path), or null when not published yet. */
@@ -34,21 +35,39 @@ async function optionalObject(path: string): Promise<Record<string, unknown> | n
 /**
  * Validate the index records with the contract schema: all of them up to FULL_CHECK records, else
  * the first FULL_CHECK and every SAMPLE_STEP-th (publish validates every record when it writes;
- * validating 100k nested objects here would cost seconds of start time and a second copy in memory).
+ * validating 100k nested objects here would cost seconds of start time). Every record must at
+ * least be an object.
  */
 const FULL_CHECK = 1000;
 const SAMPLE_STEP = 97;
 
-function validateRecords(data: unknown, where: string): IndexRecord[] {
-  if (!Array.isArray(data)) throw new AtlasError('invalid_input', `${where}: not an array`);
-  for (let i = 0; i < data.length; i += i < FULL_CHECK ? 1 : SAMPLE_STEP) {
-    const r = IndexRecord.safeParse(data[i]);
+function checkRecord(data: unknown, i: number, where: string): IndexRecord {
+  if (i < FULL_CHECK || (i - FULL_CHECK) % SAMPLE_STEP === 0) {
+    const r = IndexRecord.safeParse(data);
     if (!r.success) {
       const issue = r.error.issues[0];
       throw new AtlasError('invalid_input', `${where}[${i}]: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
     }
+  } else if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new AtlasError('invalid_input', `${where}[${i}]: not an object`);
   }
-  return data as IndexRecord[];
+  return data as IndexRecord;
+}
+
+/**
+ * The index records compiled one by one as they are parsed (json-array.ts): only the search rows
+ * (each keeps its published summary) and the search haystacks stay; the rest of every record is
+ * garbage as soon as it is compiled, so the load never holds every record whole.
+ */
+async function loadRows(path: string): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
+  const rows: SearchRow[] = [];
+  const haystacks: string[] = [];
+  await forEachArrayElement(path, (value, i) => {
+    const rec = checkRecord(value, i, path);
+    rows.push(compileRow(rec, i));
+    haystacks.push(rec.search.haystack);
+  });
+  return { rows, haystacks };
 }
 
 /**
@@ -64,10 +83,9 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   const manifest = Manifest.safeParse(await readJson(manifestPath));
   if (!manifest.success) throw new AtlasError('invalid_input', `${manifestPath}: ${manifest.error.issues[0]?.message ?? 'invalid'}`);
 
-  const records = validateRecords(await readJson(join(dir, 'index', 'summaries.json')), `${dir}/index/summaries.json`);
-  const rows: SearchRow[] = records.map(compileRow);
+  const { rows, haystacks } = await loadRows(join(dir, 'index', 'summaries.json'));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const columns = buildColumns(rows, records);
+  const columns = buildColumns(rows, haystacks);
 
   const api = join(dir, 'api', 'v1');
   const resources: SiteResources = {
