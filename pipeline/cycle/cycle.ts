@@ -129,7 +129,7 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
       onDocumentation: createDocumentationSink(ctx, store),
       ...(opts.probe ?? {}),
     });
-    if ((r as { checked?: number }).checked) changed = true;
+    if (r.counts.stored > 0) changed = true;
     return r;
   });
 

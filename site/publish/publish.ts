@@ -6,7 +6,15 @@ import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import { API_VERSION, DAILY_DAYS, LISTING_CRITERIA_RULE, Manifest, scheduleTierServed } from '../contract/index.ts';
 import { writePages } from '../pages/index.ts';
-import { createGenerationDir, currentGeneration, generationDir, newGenerationId, pruneGenerations, removeUnsealedGenerations, switchCurrent } from './generation.ts';
+import {
+  createGenerationDir,
+  currentGeneration,
+  generationDir,
+  newGenerationId,
+  pruneGenerations,
+  removeUnsealedGenerations,
+  switchCurrent,
+} from './generation.ts';
 import { writeChanges } from './changes.ts';
 import { writeDiscovery } from './discovery.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
