@@ -90,14 +90,14 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
         }
         const status = res.statusCode;
         if (status !== 200) {
-          res.body.destroy();
+          discard(res.body);
           lastError = `HTTP ${status}`;
           if (status === 429 || status >= 500) continue;
           throw new AtlasError('source_failed', `${url}: HTTP ${status}`);
         }
         const declared = Number(res.headers['content-length'] ?? Number.NaN);
         if (Number.isFinite(declared) && declared > maxBytes) {
-          res.body.destroy();
+          discard(res.body);
           throw sourceFailed(url, TOO_LARGE, `declared ${declared} bytes, cap ${maxBytes}`);
         }
         const chunks: Buffer[] = [];
@@ -106,7 +106,7 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
           for await (const chunk of res.body) {
             size += (chunk as Buffer).length;
             if (size > maxBytes) {
-              res.body.destroy();
+              discard(res.body);
               throw sourceFailed(url, TOO_LARGE, `body over ${maxBytes} bytes`);
             }
             chunks.push(chunk as Buffer);
@@ -125,6 +125,15 @@ export function httpJsonFetcher(opts: FetchOptions = {}): JsonFetcher {
     }
     throw new AtlasError('source_failed', `${url}: ${lastError}`);
   };
+}
+
+/**
+ * Drop a response body we will not read. undici's body emits an abort error when destroyed
+ * unread; with no listener that error is uncaught and would end the process.
+ */
+function discard(body: { on(event: 'error', fn: () => void): unknown; destroy(): unknown }): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 export function parseJson(text: string, origin: string): unknown {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { JobKind, RunStatus } from '../../../site/contract/common.ts';
 import { RUN_ID_RE } from '../../store/runs.ts';
 import type { CheckRecord, TermsRecord } from '../check-writer.ts';
 
@@ -75,11 +76,12 @@ const Entry = z.strictObject({ check: CheckLine, terms: TermsLine.nullable() });
 /** The worker run's `runs` row, plus the number of check lines before it (the torn-file check). */
 export const BatchRun = z.strictObject({
   id: z.string().regex(RUN_ID_RE),
-  kind: z.enum(['probe', 'docs']),
+  // A worker runs the probe jobs only; its run is finished when the file is written.
+  kind: JobKind.extract([JobKind.enum.probe, JobKind.enum.docs]),
   scheduled_at: Iso.nullable(),
   started_at: Iso,
   finished_at: Iso,
-  status: z.enum(['ok', 'partial', 'failed']),
+  status: RunStatus.exclude([RunStatus.enum.running]),
   args: z.record(z.string(), z.unknown()),
   counts: z.record(z.string(), z.unknown()),
   error: z.string().nullable(),

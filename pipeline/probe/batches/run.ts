@@ -1,3 +1,4 @@
+import { RunStatus } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import { AtlasError } from '../../core/errors.ts';
 import { newRunId } from '../../store/runs.ts';
@@ -37,7 +38,7 @@ export async function runProbeToBatch(
   } catch (e) {
     error = e;
   }
-  const status = error ? 'failed' : counts.sink_errors ? 'partial' : 'ok';
+  const status = error ? RunStatus.enum.failed : counts.sink_errors ? RunStatus.enum.partial : RunStatus.enum.ok;
   const message = error ? ((error as Error)?.message ?? String(error)) : null;
   let file: string;
   try {

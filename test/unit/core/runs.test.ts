@@ -137,6 +137,7 @@ describe('runs: one helper, one id format', () => {
       expect(result.steps.filter((s) => s.status === 'failed')).toEqual([]);
       const runs = await withStore(ctx.paths.db, (s) => s.all<RunRow>(`${ROW} ORDER BY kind`));
       expect([...new Set(runs.map((r) => r.kind))]).toEqual([
+        'archive',
         'compute',
         'cycle',
         'docs',
