@@ -38,7 +38,7 @@ describe('htmlToText on hostile input', () => {
     expect(htmlToText('<p>kept</p><a href="never closed>text')).toBe('kept');
   });
 
-  it('handles deeply nested and megabyte pages in linear time', () => {
+  it('handles deeply nested and megabyte pages without overflowing', () => {
     const para =
       '<div class="s"><h2 id="x">Pricing &amp; limits</h2><p>Price: <b>$0.01</b> per <a href="/c">call</a>.</p><pre>curl https://api.example/v1/x</pre><script>var a=1</script></div>\n';
     const page = `<!doctype html><html><head><title>T</title></head><body>${para.repeat(Math.ceil(1_048_576 / para.length))}</body></html>`;
@@ -50,19 +50,13 @@ describe('htmlToText on hostile input', () => {
       'Pricing & limits',
     ]);
     expect(text.split('\n')).toHaveLength(3 * Math.ceil(1_048_576 / para.length));
-    // Unclosed nesting costs the same per element at any depth: twice the depth, about twice the time
-    // (a parser keeping its element stack with Array.unshift, htmlparser2 12, shows 3.2 to 4 here).
-    const time = (depth: number) => {
-      const html = `<p>start</p>${'<b>x'.repeat(depth)}${'<div>'.repeat(depth)}`;
-      const t0 = performance.now();
-      const out = htmlToText(html);
-      const ms = performance.now() - t0;
+    // Unclosed nesting at any depth: every element's text is kept and nothing overflows the stack.
+    // Whether the cost per element stays flat with depth is a speed question: `npm run bench --
+    // html-text` measures it as a ratio (tests never time anything).
+    for (const depth of [1_000, 131_072]) {
+      const out = htmlToText(`<p>start</p>${'<b>x'.repeat(depth)}${'<div>'.repeat(depth)}`);
       expect(out.startsWith('start\nx x')).toBe(true);
-      return ms;
-    };
-    time(20_000); // warm up
-    const small = Math.min(time(65_536), time(65_536));
-    const large = Math.min(time(131_072), time(131_072));
-    expect(large / small).toBeLessThan(3);
+      expect(out.split(' ')).toHaveLength(depth);
+    }
   });
 });
