@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two workers even on two cores: many tests spend their time waiting on sockets and child
+    // processes, so the default (cores − 1 = one worker here) left a core idle (315 s → 197 s).
+    maxWorkers: 2,
   },
 });
