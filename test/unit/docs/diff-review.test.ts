@@ -76,7 +76,11 @@ describe('needs_review rule', () => {
   // Pathological lines must finish (a backtracking pattern would hang until the test timeout) and
   // still be judged; speed itself is for benchmarks, tests never time anything.
   it('finishes on pathological lines and still flags the price change', () => {
-    const r = reviewChange([`price ${'1,'.repeat(200_000)}`, `$${'9'.repeat(100_000)}`], ['/a'.repeat(100_000), `usd ${'1'.repeat(100_000)}`], paths);
+    const r = reviewChange(
+      [`price ${'1,'.repeat(200_000)}`, `$${'9'.repeat(100_000)}`],
+      ['/a'.repeat(100_000), `usd ${'1'.repeat(100_000)}`],
+      paths,
+    );
     expect(r.needs_review).toBe(true);
   });
 
