@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Global teardown: the run fails if any process refused a non-loopback connect that no test
@@ -11,8 +12,12 @@ export default function setup(): () => void {
   return () => {
     const file = process.env.ATLAS_NO_EGRESS_LOG;
     if (!file) return;
-    const acknowledged = new Set(lines(`${file}.acknowledged`));
-    const leaks = lines(file).filter((l) => !acknowledged.has((JSON.parse(l) as { id: string }).id));
+    // The base log and each test process's own (`<base>.<pid>`, setup.ts), each with its acknowledgements.
+    const logs = readdirSync(dirname(file))
+      .filter((n) => n.startsWith(basename(file)) && !n.endsWith('.acknowledged'))
+      .map((n) => join(dirname(file), n));
+    const acknowledged = new Set(logs.flatMap((l) => lines(`${l}.acknowledged`)));
+    const leaks = logs.flatMap(lines).filter((l) => !acknowledged.has((JSON.parse(l) as { id: string }).id));
     if (leaks.length) throw new Error(`tests tried to reach addresses off loopback (all refused):\n${leaks.join('\n')}`);
   };
 }

@@ -15,6 +15,13 @@ const store = globalThis as unknown as Record<symbol, unknown>;
 
 if (!store[INSTALLED]) throw new Error('the no-egress guard is not loaded: run the tests through vitest.config.ts (npm test)');
 
+// One refusal log per test process: with several vitest workers, a log shared by all of them would
+// hand one worker's refusals (an SSRF test's deliberate ones included) to whatever test another
+// worker is running. Children inherit this process's log through the environment; global.ts reads
+// every log in the folder.
+const base = (process.env.ATLAS_NO_EGRESS_BASE ??= process.env.ATLAS_NO_EGRESS_LOG ?? '');
+if (base) process.env.ATLAS_NO_EGRESS_LOG = `${base}.${process.pid}`;
+
 const inProcess = (): Violation[] => (store[VIOLATIONS] as Violation[] | undefined) ?? [];
 
 function fromChildren(): Violation[] {
