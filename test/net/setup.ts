@@ -19,7 +19,8 @@ if (!store[INSTALLED]) throw new Error('the no-egress guard is not loaded: run t
 // hand one worker's refusals (an SSRF test's deliberate ones included) to whatever test another
 // worker is running. Children inherit this process's log through the environment; global.ts reads
 // every log in the folder.
-const base = (process.env.ATLAS_NO_EGRESS_BASE ??= process.env.ATLAS_NO_EGRESS_LOG ?? '');
+process.env.ATLAS_NO_EGRESS_BASE ??= process.env.ATLAS_NO_EGRESS_LOG ?? '';
+const base = process.env.ATLAS_NO_EGRESS_BASE;
 if (base) process.env.ATLAS_NO_EGRESS_LOG = `${base}.${process.pid}`;
 
 const inProcess = (): Violation[] => (store[VIOLATIONS] as Violation[] | undefined) ?? [];
