@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
+import type { CheckRecord } from '../../../pipeline/probe/check-writer.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 
 export interface ServiceRow {
@@ -50,17 +51,11 @@ export interface OperationRow {
   monitoring_since?: string | null;
 }
 
-export interface CheckRow {
-  service_id: string;
-  operation: string;
-  slot: string;
-  checked_at: string;
-  status: number | null;
-  passed: boolean;
-  reason: string;
-  rule: string;
-  latency_ms: number | null;
-}
+/** The check columns the compute fixtures set: the stored row's shape (check-writer.ts), not a copy of it. */
+export type CheckRow = Pick<
+  CheckRecord,
+  'service_id' | 'operation' | 'slot' | 'checked_at' | 'status' | 'passed' | 'reason' | 'rule' | 'latency_ms'
+>;
 
 export interface TermsRow {
   service_id: string;
