@@ -20,7 +20,8 @@ import {
   type LiveCycler,
 } from '../../pipeline/demo/index.ts';
 import { startFleetProcess, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet, type FleetProcess } from '../../pipeline/fleet/index.ts';
-import { migrate, openStore, refreshSnapshot } from '../../pipeline/store/index.ts';
+import { migrate, openStore, refreshSnapshot, withRun } from '../../pipeline/store/index.ts';
+import { BACKFILL_KIND } from '../../site/contract/run-windows.ts';
 import { publish } from '../../site/publish/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
 
@@ -47,6 +48,8 @@ export interface DemoOptions {
   log: Logger;
   /** End of the simulated history (default: the wall clock at start; tests pass a time). */
   now?: Date;
+  /** The real clock the demo follows once live (default Date.now; tests pass one that starts at `now`). */
+  realNow?: () => number;
   /** Live cycle period (default one hour); `false` for no live cycles (tests). */
   liveEveryMs?: number | false;
   onProgress?: (line: string) => void;
@@ -91,9 +94,9 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
   mkdirSync(dir, { recursive: true });
   const paths = { ...resolvePaths(dir), listings: join(dir, 'listings') };
 
-  const end = opts.now ?? new Date();
+  const end = opts.now ?? new Date((opts.realNow ?? Date.now)());
   const start = historyStart(end, opts.days);
-  const clock = createSimClock(start);
+  const clock = createSimClock(start, opts.realNow);
   const progress = opts.onProgress ?? (() => undefined);
   // Wall time of each start-up phase (printed with the summary).
   const phases: Record<string, number> = {};
@@ -162,18 +165,36 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
     try {
       await migrate(store, clock());
       let lastDay = '';
-      const bf = await backfill(ctx, store, clock, times, {
-        probeTimeoutMs: opts.probeTimeoutMs,
-        probeConcurrency: opts.probeConcurrency,
-        syncFleet: f.syncClock,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        computeHourlyFrom: new Date(end.getTime() - opts.recentHours * 3_600_000),
-        onCycle: (_i, at, r) => {
-          const day = at.toISOString().slice(0, 10);
-          if (day !== lastDay) progress(`demo:   ${day}${r.failures.length ? `  (failed steps: ${r.failures.join('; ')})` : ''}`);
-          lastDay = day;
+      // The back-fill is recorded as a run of its own (BACKFILL_KIND) from the first simulated cycle
+      // to the moment the demo goes live, so the status windows leave out the compute and publish
+      // slots it did not run at their cadence and the status page says so (site/contract/run-windows.ts).
+      const bf = await withRun(
+        store,
+        BACKFILL_KIND,
+        { clock, startedAt: times[0] ?? start, args: { days: opts.days, outage: outage ?? null } },
+        async (run) => {
+          const r = await backfill(ctx, store, clock, times, {
+            probeTimeoutMs: opts.probeTimeoutMs,
+            probeConcurrency: opts.probeConcurrency,
+            syncFleet: f.syncClock,
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            computeHourlyFrom: new Date(end.getTime() - opts.recentHours * 3_600_000),
+            onCycle: (_i, at, c) => {
+              const day = at.toISOString().slice(0, 10);
+              if (day !== lastDay) progress(`demo:   ${day}${c.failures.length ? `  (failed steps: ${c.failures.join('; ')})` : ''}`);
+              lastDay = day;
+            },
+          });
+          run.counts = { cycles: r.cycles, checks: r.checks };
+          if (r.failures.length) {
+            run.status = 'partial';
+            run.error = r.failures.join('; ');
+          }
+          // From here on the demo runs in real time: the back-fill ends now, then publish "now" and serve.
+          clock.followReal();
+          return r;
         },
-      });
+      );
       phases.backfill = lap();
       backfillSteps = bf.stepMs;
       if (bf.failures.length) opts.log.warn('demo: some back-fill steps failed', { failures: bf.failures });
@@ -182,8 +203,6 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
           .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
           .join(', ')})`,
       );
-      // From here on the demo runs in real time: publish "now", then serve.
-      clock.followReal();
       await publish(ctx, store, {});
       counts = await readSummaryCounts(store, clock());
       phases.publish = lap();

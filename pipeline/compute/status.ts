@@ -1,6 +1,6 @@
 import type { JobKind } from '../../site/contract/common.ts';
 import type { RunLog } from '../../site/contract/run-log.ts';
-import { LONGEST_STATUS_WINDOW_HOURS, RUN_SCHEDULE, runWindows } from '../../site/contract/run-windows.ts';
+import { BACKFILL_KIND, LONGEST_STATUS_WINDOW_HOURS, RUN_SCHEDULE, runWindows } from '../../site/contract/run-windows.ts';
 import type { RunRecord } from '../../site/contract/runs.ts';
 import { StatusFigures } from '../../site/contract/status.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
@@ -57,7 +57,8 @@ export async function dataAsOf(store: Store, now: Date): Promise<string | null> 
 /**
  * The run log at `now` (the contract's RunLog, published as `run-log.json`): the runs of the
  * scheduled job kinds whose slot time (scheduled_at, else started_at) lies in the longest status
- * window ending at `now`, plus the latest run of every kind; runs started after `now` are left out.
+ * window ending at `now`, plus the back-fills (BACKFILL_KIND) started in it and the latest run of
+ * every kind; runs started after `now` are left out.
  * `operating_since` is the first recorded run of any kind.
  */
 export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = {}): Promise<RunLog> {
@@ -74,7 +75,7 @@ export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = 
         AND coalesce(scheduled_at, started_at) >= $1::TIMESTAMP - to_hours($4::BIGINT))
       OR id IN (SELECT id FROM r QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1)
     ORDER BY started_at, id`,
-    [at, opts.ownRunId ?? '', JSON.stringify(Object.keys(RUN_SCHEDULE)), LONGEST_STATUS_WINDOW_HOURS],
+    [at, opts.ownRunId ?? '', JSON.stringify([...Object.keys(RUN_SCHEDULE), BACKFILL_KIND]), LONGEST_STATUS_WINDOW_HOURS],
   );
   return {
     generated_at: now.toISOString(),

@@ -12,7 +12,9 @@ const day = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : null);
  * cycle of a day fills the daily slots); compute runs on the last cycle
  * of each day (so schedule/1 interval changes apply from the next day on), on the final cycle, and
  * on every cycle from `computeHourlyFrom` on (the last day runs at the hourly cadence of a real
- * deployment, so the status page's last 24 hours are those of one).
+ * deployment, so interval changes of the last day apply within the hour, as they would in one).
+ * Compute's and publish's slots of the whole back-fill are left out of the status windows
+ * (BACKFILL_UNCOUNTED_JOBS in site/contract/run-windows.ts); the demo records the back-fill run.
  */
 export function stepPlan(times: readonly Date[], i: number, computeHourlyFrom?: Date): DemoStepPlan {
   const today = day(times[i]);

@@ -122,7 +122,7 @@ export function formatSummary(s: DemoSummary, url: string, plan?: { coarseHours:
       ? [
           `  Missed runs (status page, 30 days): ${list0(s.missedRuns)}` +
             (plan && plan.coarseHours <= 1
-              ? ` (the back-fill probes every hour, computes daily and hourly in the last ${plan.recentHours} h, and publishes once, at start-up: compute's and publish's other hourly slots count as missed).`
+              ? ` (the back-fill probes every hour but computes daily, hourly in the last ${plan.recentHours} h, and publishes once, at start-up: the status page leaves compute's and publish's back-filled slots out and says so).`
               : '.'),
         ]
       : []),

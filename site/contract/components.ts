@@ -15,7 +15,7 @@ import { RunRecord } from './runs.ts';
 import { CheckRecord, Claim, DailyChecks, IntervalChange, OperationInfo, RegistryText, ServiceDetail } from './service-detail.ts';
 import { QueryEcho, ServiceList } from './service-list.ts';
 import { KindCounts, Stats } from './stats.ts';
-import { JobStatus, Status, WindowFigures } from './status.ts';
+import { Backfill, JobStatus, Status, WindowFigures } from './status.ts';
 import { Links, RegistryListing, RegistryUsage, ServiceSummary } from './summary.ts';
 import { FeedbackReceipt, KeyCreated, KeyLimits, OutcomeReceipt } from './writes.ts';
 
@@ -66,6 +66,7 @@ export const PARTS = {
   RunRecord,
   JobStatus,
   WindowFigures,
+  Backfill,
   KindCounts,
   ReportCorrection,
   ReportListItem,

@@ -497,6 +497,17 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'measured',
     'The scheduled jobs (probe, compute, publish hourly; docs daily; report weekly) with scheduled, ran and missed slots per window ending at generated_at. Runs after the served generation was published are not known to it: their slots count as missed until a newer generation is served.',
   ),
+  'Status.backfills': d(
+    'measured',
+    'Periods of simulated history written by a back-fill (only the demo, `atlas demo`, records one), oldest first. Compute and publish run less often than hourly during a back-fill, so their slots inside one are neither scheduled nor ran; probe, docs and report slots count as usual. Empty on a real deployment.',
+  ),
+  'Backfill.from': d('measured', 'Start of the back-fill: its first simulated cycle.', 'date-time'),
+  'Backfill.until': d(
+    'measured',
+    'End of the back-fill: when its last simulated cycle finished; slots that end by it are inside.',
+    'date-time',
+  ),
+  'Backfill.uncounted_jobs': d('constant', 'The jobs whose slots inside the back-fill are not counted: compute and publish.'),
   'Status.latest_runs': d(
     'measured',
     'The latest run (by start time) of every kind recorded up to the publish of the served generation (ingest, cycle, ... included), ordered by kind.',
@@ -531,7 +542,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'JobStatus.latest': d('measured', 'The latest run of this job by start time; null when none.'),
   'WindowFigures.scheduled': d(
     'computed',
-    'Slots that start at or after the window start and at or after the slot operating_since falls in, and that ended by generated_at; plus the slot in progress when it already ran.',
+    "Slots that start at or after the window start and at or after the slot operating_since falls in, and that ended by generated_at; plus the slot in progress when it already ran. Slots of a job in a back-fill's uncounted_jobs that lie inside it are left out (see backfills).",
     'runs',
   ),
   'WindowFigures.ran': d(

@@ -5,7 +5,7 @@ import { RunRecord } from './runs.ts';
 /**
  * `run-log.json` at the root of a generation: the service's own runs the server needs to compute the
  * run windows of GET /api/v1/status against its own clock (site/contract/run-windows.ts). Not an API
- * body. Bounded: every run of a scheduled job kind (RUN_SCHEDULE) whose slot time (scheduled_at, else
+ * body. Bounded: every run of a scheduled job kind (RUN_SCHEDULE) or a back-fill (BACKFILL_KIND) whose slot time (scheduled_at, else
  * started_at) lies in the longest status window before `generated_at`, plus the latest run of every
  * kind, so the log stays a few thousand rows however long the service has run.
  *

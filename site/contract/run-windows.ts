@@ -9,7 +9,7 @@
  */
 import type { JobKind } from './common.ts';
 import type { RunRecord } from './runs.ts';
-import type { JobStatus, WindowFigures } from './status.ts';
+import type { Backfill, JobStatus, WindowFigures } from './status.ts';
 
 /**
  * The service's own scheduled jobs and how often each is due, in hours: probe, compute and publish
@@ -29,14 +29,46 @@ export const LONGEST_STATUS_WINDOW_HOURS = Math.max(...Object.values(STATUS_WIND
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * The run kind of a back-fill: simulated history written in one go (only `atlas demo` records one),
+ * from its first simulated cycle (started_at) to its last (finished_at).
+ */
+export const BACKFILL_KIND = 'backfill';
+/**
+ * The jobs a back-fill does not run at their cadence: it probes every scheduled slot and runs
+ * documentation and reports in theirs, but computes once per simulated day and publishes once, at
+ * the end (a publish per simulated hour would cost more than the whole start-up). Their slots inside
+ * a back-fill are left out of the windows instead of showing hundreds of runs that nobody missed.
+ */
+export const BACKFILL_UNCOUNTED_JOBS: readonly JobKind[] = ['compute', 'publish'];
+
 /** Statuses that count a run as having run: a failed or still running run leaves its slot missed. */
 const RAN: ReadonlySet<string> = new Set(['ok', 'partial']);
 
+/** Slots k of size `size` ms with first <= k <= last (inclusive), e.g. those inside a back-fill. */
+export interface SlotRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The slots of a job due every `everyHours` that lie wholly inside a back-fill [from, until): from
+ * the slot `from` falls in (the back-fill's first cycle runs at its start) to the last slot that ends
+ * by `until`. Null when none does.
+ */
+export function backfillSlots(b: Pick<Backfill, 'from' | 'until'>, everyHours: number): SlotRange | null {
+  const size = everyHours * HOUR_MS;
+  const first = Math.floor(Date.parse(b.from) / size);
+  const last = Math.floor(Date.parse(b.until) / size) - 1;
+  return last >= first ? { first, last } : null;
+}
+
 /**
  * Scheduled / ran / missed for one job over one window (pure). Counted slots start at or after the
- * window start (now − W) and not before the slot in which operation began. A slot is scheduled once
- * it has ended, or earlier if it already ran; missed = scheduled − ran. Several runs in one slot
- * count once.
+ * window start (now − W) and not before the slot in which operation began, and lie in none of the
+ * `uncounted` ranges (a back-fill's slots of a job it does not run at its cadence). A slot is
+ * scheduled once it has ended, or earlier if it already ran; missed = scheduled − ran. Several runs
+ * in one slot count once.
  */
 export function windowFigures(opts: {
   now: Date;
@@ -44,16 +76,21 @@ export function windowFigures(opts: {
   windowHours: number;
   operatingSince: Date | null;
   ranSlots: ReadonlySet<number>;
+  uncounted?: readonly SlotRange[];
 }): WindowFigures {
   const { now, everyHours, windowHours, operatingSince, ranSlots } = opts;
   if (!operatingSince) return { scheduled: 0, ran: 0, missed: 0 };
+  const uncounted = opts.uncounted ?? [];
+  const counts = (k: number) => !uncounted.some((r) => k >= r.first && k <= r.last);
   const size = everyHours * HOUR_MS;
   const cur = Math.floor(now.getTime() / size);
   const first = Math.max(Math.ceil((now.getTime() - windowHours * HOUR_MS) / size), Math.floor(operatingSince.getTime() / size));
-  const complete = Math.max(0, cur - first);
+  let complete = Math.max(0, cur - first);
+  // Slot by slot, so a slot inside two overlapping ranges is removed once.
+  for (let k = first; uncounted.length > 0 && k < cur; k++) if (!counts(k)) complete -= 1;
   let ran = 0;
-  for (const k of ranSlots) if (k >= first && k < cur) ran += 1;
-  const currentRan = cur >= first && ranSlots.has(cur) ? 1 : 0;
+  for (const k of ranSlots) if (k >= first && k < cur && counts(k)) ran += 1;
+  const currentRan = cur >= first && ranSlots.has(cur) && counts(cur) ? 1 : 0;
   return { scheduled: complete + currentRan, ran: ran + currentRan, missed: complete - ran };
 }
 
@@ -63,6 +100,7 @@ const slotTime = (r: RunRecord): number => Date.parse(r.scheduled_at ?? r.starte
 /** What the run windows give: the members of Status computed from the runs. */
 export interface RunWindows {
   operating_since: string | null;
+  backfills: Backfill[];
   jobs: JobStatus[];
   latest_runs: RunRecord[];
 }
@@ -73,7 +111,9 @@ export interface RunWindows {
  * status is ok or partial and its slot time (scheduled_at, else started_at) is at or before `now`.
  * `operating_since` (the first recorded run) limits the slots counted; it is null, and nothing is
  * scheduled, before it. `latest` / `latest_runs`: the latest run by started_at (then id) of each kind,
- * `latest_runs` ordered by kind.
+ * `latest_runs` ordered by kind. `backfills`: the back-fill runs (kind BACKFILL_KIND) that finished
+ * ok or partial by `now`, oldest first; the slots of BACKFILL_UNCOUNTED_JOBS inside them are not
+ * counted.
  */
 export function runWindows(input: { operatingSince: string | null; runs: readonly RunRecord[] }, now: Date): RunWindows {
   const nowMs = now.getTime();
@@ -88,15 +128,23 @@ export function runWindows(input: { operatingSince: string | null; runs: readonl
     if (later) latestByKind.set(r.kind, r);
   }
 
+  const backfills: Backfill[] = started
+    .filter((r) => r.kind === BACKFILL_KIND && RAN.has(r.status) && r.finished_at !== null && Date.parse(r.finished_at) <= nowMs)
+    .sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at))
+    .map((r) => ({ from: r.started_at, until: r.finished_at as string, uncounted_jobs: [...BACKFILL_UNCOUNTED_JOBS] }));
+
   const jobs = (Object.entries(RUN_SCHEDULE) as [JobKind, number][]).map(([kind, everyHours]): JobStatus => {
     const size = everyHours * HOUR_MS;
+    const uncounted = BACKFILL_UNCOUNTED_JOBS.includes(kind)
+      ? backfills.map((b) => backfillSlots(b, everyHours)).filter((r): r is SlotRange => r !== null)
+      : [];
     const ranSlots = new Set<number>();
     for (const r of started) {
       if (r.kind !== kind || !RAN.has(r.status)) continue;
       const t = slotTime(r);
       if (t <= nowMs) ranSlots.add(Math.floor(t / size));
     }
-    const w = (h: number) => windowFigures({ now, everyHours, windowHours: h, operatingSince, ranSlots });
+    const w = (h: number) => windowFigures({ now, everyHours, windowHours: h, operatingSince, ranSlots, uncounted });
     return {
       kind,
       every_hours: everyHours,
@@ -105,5 +153,5 @@ export function runWindows(input: { operatingSince: string | null; runs: readonl
     };
   });
   const latest_runs = [...latestByKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-  return { operating_since: since, jobs, latest_runs };
+  return { operating_since: since, backfills, jobs, latest_runs };
 }

@@ -13,6 +13,18 @@ export const JobStatus = z.strictObject({
   latest: RunRecord.nullable(),
 });
 export type JobStatus = z.infer<typeof JobStatus>;
+
+/**
+ * A period of simulated history written by a back-fill (`atlas demo`; the run of kind `backfill`):
+ * [from, until). The jobs in `uncounted_jobs` did not run at their cadence during it, so their slots
+ * that lie inside it are neither scheduled nor ran (site/contract/run-windows.ts).
+ */
+export const Backfill = z.strictObject({
+  from: DateTime,
+  until: DateTime,
+  uncounted_jobs: z.array(JobKind),
+});
+export type Backfill = z.infer<typeof Backfill>;
 export type WindowFigures = z.infer<typeof WindowFigures>;
 
 /**
@@ -27,6 +39,7 @@ export const Status = z.strictObject({
   generated_at: DateTime,
   data_as_of: DateTime.nullable(),
   operating_since: DateTime.nullable(),
+  backfills: z.array(Backfill),
   jobs: z.array(JobStatus),
   latest_runs: z.array(RunRecord),
   evidence_freshness: z.strictObject({ fresh: count, stale: count, no_data: count, total: count }),

@@ -36,6 +36,10 @@ ${
     };
     return html`<tr><td>${j.kind}</td><td>${intervalLabel(j.every_hours)}</td><td class="num">${w('24h')}</td><td class="num">${w('7d')}</td><td class="num">${w('30d')}</td><td>${runStatus(j.latest)}</td></tr>`;
   })}</tbody></table></div>
+${s.backfills.map(
+  (b) =>
+    html`<p class="muted">Back-filled history from ${fmtTime(b.from)} to ${fmtTime(b.until)}: this instance's past was simulated by <code>atlas demo</code>, probing every scheduled slot at simulated times (documentation and reports in theirs); ${b.uncounted_jobs.join(' and ')} ran less often than hourly then, so their slots in that period are not counted above.</p>`,
+)}
 <h2>Latest runs</h2>
 ${
   s.latest_runs.length

@@ -311,6 +311,7 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
       generated_at: gen,
       data_as_of: opts.runLog?.data_as_of ?? gen,
       operating_since: null,
+      backfills: [],
       jobs: [],
       latest_runs: [],
       evidence_freshness: { fresh: 0, stale: 0, no_data: 0, total: 0 },

@@ -3,6 +3,7 @@ import { startDemo, type DemoHandle } from '../../../cli/demo/run-demo.ts';
 import { computeStatus } from '../../../pipeline/compute/index.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
 import { openStore, type Store } from '../../../pipeline/store/index.ts';
+import { Status } from '../../../site/contract/index.ts';
 import { tempDir } from '../../helpers/context.ts';
 
 // A small demo world started as `npm start` starts it (the fleet, the hourly back-fill with its one
@@ -11,6 +12,9 @@ import { tempDir } from '../../helpers/context.ts';
 // only probe runs missed are the outage's hours.
 const end = new Date('2026-11-25T22:40:00Z');
 const DAYS = 1;
+// The demo's real clock, started at `end`: once live, its time runs on from the history's end.
+const t0 = Date.now();
+const realNow = () => end.getTime() + (Date.now() - t0);
 const tmp = tempDir('atlas-demo-world-');
 let demo: DemoHandle;
 let store: Store;
@@ -30,6 +34,7 @@ beforeAll(async () => {
     outageHours: 3,
     log: silentLogger,
     now: end,
+    realNow,
     liveEveryMs: false,
   });
   // The demo closed its database once saved (no live cycles here): read the file it left.
@@ -113,7 +118,22 @@ describe('the demo world (1 day, every hour, one 3-hour outage)', () => {
     const probe = status.jobs.find((j) => j.kind === 'probe')!;
     expect(probe.windows['24h'].missed).toBe(3);
     expect(probe.windows['24h'].ran).toBe(probe.windows['24h'].scheduled - 3);
-    // The summary prints the status figures at start-up (real time here, hours after this history's end).
-    expect(demo.summaryText).toMatch(/Missed runs \(status page, 30 days\): probe \d+, /);
+    expect(demo.summaryText).toMatch(/Missed runs \(status page, 30 days\): probe 3, compute 0, publish 0, docs 0, report 0 /);
+  });
+
+  it("serves a status page whose only missed runs are the outage's: the back-fill's compute and publish slots are left out and explained", async () => {
+    const res = await fetch(`${demo.url}/api/v1/status`);
+    const status = Status.parse(await res.json());
+    expect(status.backfills).toHaveLength(1);
+    const b = status.backfills[0]!;
+    expect(Date.parse(b.from)).toBe(Date.parse(status.operating_since!));
+    expect(Date.parse(b.until)).toBeGreaterThanOrEqual(end.getTime()); // the demo went live after the history's end
+    const missed = Object.fromEntries(status.jobs.map((j) => [j.kind, j.windows['30d'].missed]));
+    expect(missed).toEqual({ probe: 3, compute: 0, publish: 0, docs: 0, report: 0 });
+    // Publish ran once, at start-up: its slot counts.
+    expect(status.jobs.find((j) => j.kind === 'publish')!.windows['30d']).toEqual({ scheduled: 1, ran: 1, missed: 0 });
+    const page = await (await fetch(`${demo.url}/status`)).text();
+    expect(page).toContain('Back-filled history from');
+    expect(page).toContain('compute and publish ran less often than hourly then');
   });
 });

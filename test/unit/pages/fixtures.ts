@@ -269,6 +269,7 @@ export function status(): Status {
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
     operating_since: '2026-11-11T00:00:00.000Z',
+    backfills: [],
     jobs: [
       {
         kind: 'probe',

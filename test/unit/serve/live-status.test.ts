@@ -182,4 +182,36 @@ describe('runWindows (pure)', () => {
     expect(before.operating_since).toBeNull();
     expect(before.jobs.every((j) => j.windows['30d'].scheduled === 0)).toBe(true);
   });
+
+  it("leaves compute's and publish's slots inside a finished back-fill out, and counts every other job's", () => {
+    const at = (h: number, m = 5) => new Date(Date.UTC(2026, 10, 25, h, m)).toISOString();
+    // A back-fill from 00:01 to 06:20 (the demo going live): probe ran hourly except 03:00 (an
+    // outage), compute at 05:01 only, one publish at 06:20 (in the slot of 06:00, which ends after the
+    // back-fill and so counts).
+    const backfill = { ...run('backfill', at(0, 1)), finished_at: at(6, 20) };
+    const runs = [backfill, ...[0, 1, 2, 4, 5, 6].map((h) => run('probe', at(h, 1))), run('compute', at(5, 1)), run('publish', at(6, 20))];
+    const w = runWindows({ operatingSince: at(0, 1), runs }, new Date(at(6, 30)));
+    const figures = (kind: string) => w.jobs.find((j) => j.kind === kind)!.windows['24h'];
+    expect(w.backfills).toEqual([{ from: at(0, 1), until: at(6, 20), uncounted_jobs: ['compute', 'publish'] }]);
+    expect(figures('probe')).toEqual({ scheduled: 7, ran: 6, missed: 1 }); // the outage hour, counted
+    expect(figures('compute')).toEqual({ scheduled: 0, ran: 0, missed: 0 }); // 00:00–05:00 inside; 06:00 not run yet
+    expect(figures('publish')).toEqual({ scheduled: 1, ran: 1, missed: 0 });
+    // After the back-fill the hourly slots count again: at 08:30, 06:00 and 07:00 of compute ended unrun.
+    expect(
+      runWindows({ operatingSince: at(0, 1), runs }, new Date(at(8, 30))).jobs.find((j) => j.kind === 'compute')!.windows['24h'],
+    ).toEqual({
+      scheduled: 2,
+      ran: 0,
+      missed: 2,
+    });
+    // A back-fill still running (no finished_at), or failed, leaves every slot counted.
+    for (const b of [
+      { ...backfill, finished_at: null, status: 'running' as const },
+      { ...backfill, status: 'failed' as const },
+    ]) {
+      const open = runWindows({ operatingSince: at(0, 1), runs: [b, ...runs.slice(1)] }, new Date(at(6, 30)));
+      expect(open.backfills).toEqual([]);
+      expect(open.jobs.find((j) => j.kind === 'compute')!.windows['24h']).toEqual({ scheduled: 6, ran: 1, missed: 5 });
+    }
+  });
 });
