@@ -15,7 +15,8 @@ import type { Terms } from '../x402/terms.ts';
  *   batch sizes, but the Appender's flushSync and the spool's file write run on the event loop
  *   (≈37 µs and ≈11 µs a row) while JSON.stringify costs ≈2 µs a row — the prober's event loop is
  *   what serves the HTTP side.
- * - `add` resolves once the row is committed (the documentation sink waits for that).
+ * - `add` resolves once the row is committed (the documentation sink waits for that); the rows of
+ *   one batch share one promise.
  * - Flushes are serialized; a failed flush rejects its rows' promises and the run's `close()`.
  */
 export interface CheckRow {
@@ -34,13 +35,6 @@ export interface CheckRow {
   method: string;
   bytes: number | null;
   detail: string | null;
-}
-
-interface Pending {
-  check: CheckRow;
-  terms: Terms | null;
-  resolve: () => void;
-  reject: (e: unknown) => void;
 }
 
 const CHECK_SHAPE = JSON.stringify([
@@ -176,6 +170,17 @@ export function termsRecord(c: CheckRow, t: Terms): TermsRecord {
 }
 
 /**
+ * Check rows already serialized (one JSON text per row, as `JSON.stringify(checkRecord(…))` gives),
+ * the slot range they span, and their terms keyed like their check.
+ */
+interface SerializedBatch {
+  checks: string[];
+  lo: number;
+  hi: number;
+  terms: Array<{ key: string; json: string }>;
+}
+
+/**
  * Insert check records with the anti-join on (service_id, operation, slot) and, in the same
  * transaction (or the caller's, when nested), the terms of the checks that insert returned. The one
  * insert of checks: the run's writer and the batch-file loader both go through it.
@@ -184,40 +189,61 @@ export async function insertCheckRecords(
   store: Store,
   items: ReadonlyArray<{ check: CheckRecord; terms: TermsRecord | null }>,
 ): Promise<{ checks: number; terms: number }> {
-  if (!items.length) return { checks: 0, terms: 0 };
-  let lo = Infinity;
-  let hi = -Infinity;
-  const checks: CheckRecord[] = [];
-  const terms: Array<{ key: string; row: TermsRecord }> = [];
-  for (const { check: c, terms: t } of items) {
-    const ms = Date.parse(c.slot);
-    lo = Math.min(lo, ms);
-    hi = Math.max(hi, ms);
-    checks.push(c);
-    if (t) terms.push({ key: keyOf(c.service_id, c.operation, ms), row: t });
-  }
-  const checksJson = JSON.stringify(checks);
+  const batch: SerializedBatch = { checks: [], lo: Infinity, hi: -Infinity, terms: [] };
+  for (const { check: c, terms: t } of items) addSerialized(batch, c, Date.parse(c.slot), t);
+  return insertSerialized(store, batch);
+}
+
+function addSerialized(b: SerializedBatch, c: CheckRecord, slotMs: number, t: TermsRecord | null): void {
+  b.lo = Math.min(b.lo, slotMs);
+  b.hi = Math.max(b.hi, slotMs);
+  b.checks.push(JSON.stringify(c));
+  if (t) b.terms.push({ key: keyOf(c.service_id, c.operation, slotMs), json: JSON.stringify(t) });
+}
+
+async function insertSerialized(store: Store, b: SerializedBatch): Promise<{ checks: number; terms: number }> {
+  if (!b.checks.length) return { checks: 0, terms: 0 };
+  const checksJson = `[${b.checks.join(',')}]`;
   return store.transaction(async () => {
     // The constant slot range lets DuckDB skip row groups of older checks (zone maps): the anti-join
     // stays cheap when the table holds months of checks.
-    const range = [new Date(lo).toISOString(), new Date(hi).toISOString()];
+    const range = [new Date(b.lo).toISOString(), new Date(b.hi).toISOString()];
     const rows = await store.all<{ service_id: string; operation: string; slot_ms: string | number }>(INSERT_CHECKS, [
       checksJson,
       ...range,
     ]);
     let termsInserted = 0;
-    if (terms.length) {
+    if (b.terms.length) {
       const fresh = new Set(rows.map((r) => keyOf(r.service_id, r.operation, Number(r.slot_ms))));
-      const keep = terms.filter((t) => fresh.has(t.key)).map((t) => t.row);
-      if (keep.length) await store.run(INSERT_TERMS, [JSON.stringify(keep)]);
+      const keep = b.terms.filter((t) => fresh.has(t.key)).map((t) => t.json);
+      if (keep.length) await store.run(INSERT_TERMS, [`[${keep.join(',')}]`]);
       termsInserted = keep.length;
     }
     return { checks: rows.length, terms: termsInserted };
   });
 }
 
+/** The rows waiting for one flush, and the one promise they all share (settled when it commits or fails). */
+interface PendingBatch extends SerializedBatch {
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+function pendingBatch(): PendingBatch {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Callers may watch only one row of a batch; a failure is also kept in the writer and thrown by close().
+  done.catch(() => undefined);
+  return { checks: [], lo: Infinity, hi: -Infinity, terms: [], done, resolve, reject };
+}
+
 export class CheckWriter {
-  private buf: Pending[] = [];
+  private batch: PendingBatch | null = null;
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
@@ -232,13 +258,19 @@ export class CheckWriter {
   /** Kept for symmetry with close(); nothing to prepare. */
   async open(): Promise<void> {}
 
+  /**
+   * Memory: the row (and its terms) is serialized here, so a waiting batch holds one string per row
+   * rather than the row's objects (they would outlive V8's young generation and be promoted as
+   * garbage); every row of a batch shares the batch's promise.
+   */
   add(check: CheckRow, terms: Terms | null): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise<void>((resolve, reject) => {
-      this.buf.push({ check, terms, resolve, reject });
-      if (this.buf.length >= this.opts.batchSize) void this.flush().catch(() => undefined);
-      else if (!this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), this.opts.flushMs);
-    });
+    this.batch ??= pendingBatch();
+    const b = this.batch;
+    addSerialized(b, checkRecord(check), check.slot.getTime(), terms ? termsRecord(check, terms) : null);
+    if (b.checks.length >= this.opts.batchSize) void this.flush().catch(() => undefined);
+    else if (!this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), this.opts.flushMs);
+    return b.done;
   }
 
   flush(): Promise<void> {
@@ -246,18 +278,16 @@ export class CheckWriter {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const batch = this.buf;
-    this.buf = [];
-    if (!batch.length) return this.chain;
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch) return this.chain;
     this.chain = this.chain
       .then(() => this.write(batch))
       .then(
-        () => {
-          for (const p of batch) p.resolve();
-        },
+        () => batch.resolve(),
         (e) => {
           this.failure ??= e;
-          for (const p of batch) p.reject(e);
+          batch.reject(e);
         },
       );
     return this.chain.then(() => {
@@ -265,11 +295,10 @@ export class CheckWriter {
     });
   }
 
-  private async write(batch: Pending[]): Promise<void> {
-    const items = batch.map(({ check, terms }) => ({ check: checkRecord(check), terms: terms ? termsRecord(check, terms) : null }));
-    const inserted = await insertCheckRecords(this.store, items);
+  private async write(batch: SerializedBatch): Promise<void> {
+    const inserted = await insertSerialized(this.store, batch);
     this.written += inserted.checks;
-    this.skipped += batch.length - inserted.checks;
+    this.skipped += batch.checks.length - inserted.checks;
   }
 
   /** Flush what is left and release the appenders (call in finally). */

@@ -251,13 +251,19 @@ export async function probeDue(
     // The global slot covers the request only; storing happens after it is released.
     const global = pLimit(concurrency);
     let writeError: unknown = null;
+    // The database writer hands every row of a batch the same promise: watch each promise once.
+    let watched: Promise<void> | null = null;
     await runPerHost(
       due,
       (op) => hostOf(op.url),
       { perHost: cfg.perHost, concurrency, global },
       async (op) => {
         if (writeError) throw writeError; // stop probing once results can no longer be stored
-        keep(await probeOne(op, deps)).catch((e) => (writeError ??= e));
+        const durable = keep(await probeOne(op, deps));
+        if (durable !== watched) {
+          watched = durable;
+          durable.catch((e) => (writeError ??= e));
+        }
       },
     );
     await sink.close();

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { buildConnector, Client, Dispatcher, errors, request } from 'undici';
 import { checkAddress, ipLiteralOf } from './address-guard.ts';
 import { classifyError, describeError } from './classify-error.ts';
 import { makeGuardedLookup, type Resolver } from './guarded-lookup.ts';
@@ -36,9 +36,10 @@ export interface EdgeOptions {
   resolveMap: ResolveMap;
   /** DNS replacement for tests ("a name resolving to a private address"). */
   resolver?: Resolver;
-  /** A shared agent from createProbeAgent (runs); without one, a private agent is made and closed. */
+  /** A shared dispatcher from createProbeAgent (runs); without one, a private one is made and closed. */
   dispatcher?: Dispatcher;
-  /** Per-origin connection cap for an agent made here. */
+  /** Not a dispatcher bound: every request has a connection of its own; runs keep at most `perHost`
+   * requests per host in flight in the scheduler (host-scheduler.ts). */
   connectionsPerOrigin?: number;
 }
 
@@ -57,18 +58,71 @@ export type EdgeResult =
 
 export type Fetcher = (req: EdgeRequest) => Promise<EdgeResult>;
 
+/**
+ * The dispatcher of a run: one fresh undici `Client` (one connection) per request, closed when its
+ * connection ends, all connecting through ONE connector built here (the guarded lookup, the
+ * connect timeout, one TLS session cache). Every probe request is sent with `reset: true`, so a
+ * connection never carries a second request and an undici `Agent` would pool nothing: it only made a
+ * `Pool` per origin (a 2,048-slot request queue and a connector of its own each), about a fifth of
+ * everything a sweep allocated, kept alive across the network wait and therefore promoted to V8's
+ * old space (docs/notes/probe.md, "Memory of one large sweep"). At most `perHost` requests per host
+ * are in flight by the per-host scheduler, not by the dispatcher.
+ */
+class PerRequestDispatcher extends Dispatcher {
+  private readonly live = new Set<Client>();
+  private closed = false;
+
+  constructor(private readonly options: Client.Options) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    if (this.closed) throw new errors.ClientClosedError();
+    const client = new Client(opts.origin as string | URL, this.options);
+    this.live.add(client);
+    // The connection is over (closed after its one response, failed, or never made): drop the client.
+    const done = () => {
+      if (this.live.delete(client)) void client.close().catch(() => undefined);
+    };
+    client.once('disconnect', done).once('connectionError', done);
+    return client.dispatch(opts, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    this.closed = true;
+    const all = Promise.all([...this.live].map((c) => c.close().catch(() => undefined))).then(() => this.live.clear());
+    if (!callback) return all;
+    void all.then(callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    this.closed = true;
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const all = Promise.all([...this.live].map((c) => c.destroy(err).catch(() => undefined))).then(() => this.live.clear());
+    if (!callback) return all;
+    void all.then(callback);
+  }
+}
+
 export function createProbeAgent(
   o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver' | 'connectionsPerOrigin'>,
-): Agent {
-  return new Agent({
-    connect: {
-      timeout: o.timeoutMs,
-      lookup: makeGuardedLookup({ allowPrivate: o.allowPrivate, resolveMap: o.resolveMap, resolver: o.resolver }) as never,
-    },
+): Dispatcher {
+  const connect = buildConnector({
+    timeout: o.timeoutMs,
+    lookup: makeGuardedLookup({ allowPrivate: o.allowPrivate, resolveMap: o.resolveMap, resolver: o.resolver }),
+  } as buildConnector.BuildOptions);
+  return new PerRequestDispatcher({
+    connect,
     headersTimeout: o.timeoutMs,
     bodyTimeout: o.timeoutMs,
     maxHeaderSize: o.maxHeaderBytes,
-    connections: o.connectionsPerOrigin ?? 2,
     pipelining: 1,
     keepAliveTimeout: 1_000,
   });

@@ -22,7 +22,13 @@ let store: Store | null = null;
 
 process.on('message', (m: { concurrency: number; timeoutMs: number; shard: { index: number; count: number } }) => {
   void (async () => {
-    store ??= await openStore(ctx.paths.db);
+    if (!store) {
+      store = await openStore(ctx.paths.db);
+      // ATLAS_BENCH_RUNNER_SQL: statements (separated by ;) run on the prober's database before the first sweep (e.g. DuckDB settings).
+      for (const sql of (process.env.ATLAS_BENCH_RUNNER_SQL ?? '').split(';').filter((x) => x.trim())) await store.run(sql);
+      if (process.env.ATLAS_BENCH_MEM)
+        process.stderr.write(`  [runner rss before the first sweep ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)}MB]\n`);
+    }
     let peakMem = process.memoryUsage();
     const sampler = setInterval(() => {
       const m = process.memoryUsage();
