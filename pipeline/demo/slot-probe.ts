@@ -41,7 +41,6 @@ export function startSlotProbe(
     maxHeaderBytes: cfg.maxHeaderBytes,
     allowPrivate: true,
     resolveMap: cfg.resolve,
-    connectionsPerOrigin: cfg.perHost,
   });
   let started = 0;
   let lastStart = 0;

@@ -202,7 +202,6 @@ export async function probeDue(
         allowPrivate,
         resolveMap: cfg.resolve,
         resolver: opts.resolver,
-        connectionsPerOrigin: cfg.perHost,
       });
   const fetcher: Fetcher =
     opts.fetcher ??

@@ -38,9 +38,6 @@ export interface EdgeOptions {
   resolver?: Resolver;
   /** A shared dispatcher from createProbeAgent (runs); without one, a private one is made and closed. */
   dispatcher?: Dispatcher;
-  /** Not a dispatcher bound: every request has a connection of its own; runs keep at most `perHost`
-   * requests per host in flight in the scheduler (host-scheduler.ts). */
-  connectionsPerOrigin?: number;
 }
 
 export type EdgeResult =
@@ -112,7 +109,7 @@ class PerRequestDispatcher extends Dispatcher {
 }
 
 export function createProbeAgent(
-  o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver' | 'connectionsPerOrigin'>,
+  o: Pick<EdgeOptions, 'timeoutMs' | 'maxHeaderBytes' | 'allowPrivate' | 'resolveMap' | 'resolver'>,
 ): Dispatcher {
   const connect = buildConnector({
     timeout: o.timeoutMs,
