@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AtlasError, formatIssues } from './errors.ts';
+import { SPREAD_STEPS_MINUTES } from './slots.ts';
 
 /**
  * atlas.config.json. Every value has a default, so an absent file is a valid configuration.
@@ -69,9 +70,7 @@ export const ConfigSchema = z
         spreadMinutes: z
           .number()
           .int()
-          .min(0)
-          .max(60)
-          .refine((m) => m === 0 || 60 % m === 0, 'must be 0 or divide 60')
+          .refine((m) => (SPREAD_STEPS_MINUTES as readonly number[]).includes(m), 'must be 0 or divide 60')
           .default(0),
       })
       .prefault({}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../../pipeline/core/config.ts';
+import { defaultConfig, parseConfig } from '../../../pipeline/core/config.ts';
 import { HOUR_MS } from '../../../pipeline/core/clock.ts';
 import { dueAt, dueOffsetMs, operationHash, SPREAD_STEPS_MINUTES, slotStart } from '../../../pipeline/core/slots.ts';
 import { runProbe, selectDue } from '../../../pipeline/probe/index.ts';
@@ -36,6 +36,9 @@ describe('due offset (pure)', () => {
 
   it('a step that does not divide an hour is refused', () => {
     expect(() => dueOffsetMs('svc_a', 'primary', 24, 7)).toThrow(/does not divide/);
+    for (const m of [7, -5, 120]) expect(() => parseConfig({ probe: { spreadMinutes: m } })).toThrow(/spreadMinutes/);
+    expect(parseConfig({ probe: { spreadMinutes: 5 } }).probe.spreadMinutes).toBe(5);
+    expect(defaultConfig().probe.spreadMinutes).toBe(0);
   });
 
   it('offsets stay inside the slot, on the step, and nest across intervals (the daily time is one of the hourly times)', () => {
