@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AtlasError, formatIssues } from './errors.ts';
+import { SPREAD_STEPS_MINUTES } from './slots.ts';
 
 /**
  * atlas.config.json. Every value has a default, so an absent file is a valid configuration.
@@ -59,6 +60,18 @@ export const ConfigSchema = z
          * the private-address guard still applies to the mapped address unless allowPrivate is set.
          */
         resolve: z.record(z.string(), z.string()).default({}),
+        /**
+         * Spread of due checks inside their slots, in minutes: the cadence the probe runs at (5 for
+         * `atlas cycle` every five minutes from cron). Each operation falls due at a fixed offset of
+         * its slot (pipeline/core/slots.ts, dueOffsetMs), so daily checks are not all due at 00:00.
+         * 0 (the default): due at the slot start, for a probe run less often than every few minutes
+         * (an hourly cron, the demo's hourly cycles). Must divide 60.
+         */
+        spreadMinutes: z
+          .number()
+          .int()
+          .refine((m) => (SPREAD_STEPS_MINUTES as readonly number[]).includes(m), 'must be 0 or divide 60')
+          .default(0),
       })
       .prefault({}),
     serve: z

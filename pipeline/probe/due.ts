@@ -11,9 +11,11 @@ const isOperationKind = (k: string): k is OperationKind => (OPERATION_KINDS as r
  * What is due (docs/CONTRACTS.md "Due rule"): every enabled operation of a tracked service
  * — reviewed services only while their listing is active, discovered ones whether listed or not (the
  * schedule rule moves unlisted ones to monthly) — whose current slot
- * `slotStart(now, interval_hours)` has no check yet. `all` drops the "no check yet" condition (the
- * writer still never stores a second row for a slot). The slot arithmetic in SQL is the same
- * epoch-aligned floor as pipeline/core/slots.ts (a test holds them equal).
+ * `slotStart(now, interval_hours)` has no check yet, once its offset in that slot has passed
+ * (`spreadMinutes`, the config's probe.spreadMinutes: macro atlas_due_offset_ms, pipeline/store/rules.sql;
+ * 0 = due at the slot start). `all` drops both conditions (the writer still never stores a second row
+ * for a slot). The slot arithmetic in SQL is the same epoch-aligned floor as pipeline/core/slots.ts
+ * (a test holds them equal).
  */
 export interface DueOperation {
   serviceId: string;
@@ -50,7 +52,7 @@ async function oldestCurrentSlot(store: Store, now: Date): Promise<Date> {
 export async function selectDue(
   store: Store,
   now: Date,
-  opts: { all?: boolean; only?: OnlyKind; shard?: Shard } = {},
+  opts: { all?: boolean; only?: OnlyKind; shard?: Shard; spreadMinutes?: number } = {},
 ): Promise<DueOperation[]> {
   const only = opts.only ?? 'all';
   const kindFilter = only === 'calls' ? "AND o.kind = 'call'" : only === 'documentation' ? "AND o.kind = 'documentation'" : '';
@@ -80,17 +82,18 @@ export async function selectDue(
     `WITH ops AS (
        SELECT o.service_id, o.id AS operation, o.kind, o.url, o.method, o.expected_statuses, o.pass_rule, o.interval_hours,
               s.protocol,
-              (epoch_ms($1::TIMESTAMP) // (o.interval_hours::BIGINT * 3600000)) * (o.interval_hours::BIGINT * 3600000) AS slot_ms
+              (epoch_ms($1::TIMESTAMP) // (o.interval_hours::BIGINT * 3600000)) * (o.interval_hours::BIGINT * 3600000) AS slot_ms,
+              atlas_due_offset_ms(o.service_id, o.id, o.interval_hours, $4::INTEGER) AS offset_ms
        FROM operations o JOIN services s ON s.id = o.service_id
        WHERE o.enabled AND o.interval_hours > 0 AND (s.tier = 'discovered' OR s.active) ${kindFilter}
      )
      SELECT ${COLUMNS} FROM ops
-     WHERE $2 OR NOT EXISTS (
+     WHERE $2 OR (epoch_ms($1::TIMESTAMP) >= slot_ms + offset_ms AND NOT EXISTS (
        SELECT 1 FROM checks c
        WHERE c.slot >= $3::TIMESTAMP -- constant lower bound: zone maps skip older row groups
-         AND c.service_id = ops.service_id AND c.operation = ops.operation AND c.slot = make_timestamp(ops.slot_ms * 1000))
+         AND c.service_id = ops.service_id AND c.operation = ops.operation AND c.slot = make_timestamp(ops.slot_ms * 1000)))
      ORDER BY service_id, operation`,
-    [now.toISOString(), !!opts.all, lowerBound],
+    [now.toISOString(), !!opts.all, lowerBound, opts.spreadMinutes ?? 0],
     (rows) => {
       for (const r of rows) {
         const [serviceId, operation, kind, url, method, expected, rule, hours, protocol, slotMs] = r as [

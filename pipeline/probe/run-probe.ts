@@ -218,7 +218,12 @@ export async function probeDue(
   let progress: ReturnType<typeof createProgress> | null = null;
   let error: unknown = null;
   try {
-    const due = await selectDue(store, startedAt, { all: opts.all, only, shard: opts.shard });
+    const due = await selectDue(store, startedAt, {
+      all: opts.all,
+      only,
+      shard: opts.shard,
+      spreadMinutes: ctx.config.probe.spreadMinutes,
+    });
     counts.due = due.length;
     progress = createProgress({ total: due.length, tty: !!opts.tty, log: ctx.log });
     const prog = progress;

@@ -20,6 +20,7 @@
 --                                         atlas_operation_checks(lo, hi)
 -- checks in the 30-day evidence window    check_aggregates (at atlas_compute_now)  evidence_30d, schedule_targets
 -- check interval (schedule/1)             schedule_targets                         compute (schedule)
+-- when a check is due in its slot         atlas_due_offset_ms(service, op, h, step) the probe's due list
 -- payment-term change kinds               atlas_terms_change_events(hi)            terms_change_events (compute),
 --                                                                                   weekly reports
 -- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
@@ -238,6 +239,18 @@ SELECT service_id, operation, current_hours,
   'schedule/1' AS rule,
   reason
 FROM decided;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: when a check is due inside its slot (docs/notes/compute.md, "When a check is due"). With a
+-- spread step of `step` minutes (the probe's cadence; it divides 60), every operation has a fixed
+-- offset in each of its slots: (h mod (hours × 60 / step)) × step minutes, h = the first 32 bits of
+-- md5('<service_id>/<operation>'); it is due once slot start + offset has passed. One h for every
+-- interval, so the check times of an operation's intervals nest. step 0 or null: offset 0 (due at the
+-- slot start). Slots never move: a check anywhere in its slot fills it. TypeScript copy: dueOffsetMs
+-- in pipeline/core/slots.ts (tested equal).
+CREATE OR REPLACE MACRO atlas_due_offset_ms(service_id, operation, hours, step) AS
+  CASE WHEN coalesce(step, 0) <= 0 THEN 0::BIGINT
+  ELSE (('0x' || left(md5(service_id || '/' || operation), 8))::BIGINT % (hours::BIGINT * 60 // step)) * step * 60000 END;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: monitoring days at instant `at`: days since monitoring started (never below 0), to 3 decimals.

@@ -11,14 +11,15 @@ import { openStore } from '../../pipeline/store/index.ts';
 /**
  * One `atlas cycle` under measurement, in a process of its own as cron would start it, so the
  * peak RSS it reports (`process.resourceUsage().maxRSS`) is that cycle's alone.
- * Args: dataDir nowIso concurrency timeoutMs. Prints one JSON line:
- * { ms, maxRssBytes, steps: [{ step, status, ms, probed?, computed?, error? }] }.
+ * Args: dataDir nowIso concurrency timeoutMs spreadMinutes. Prints one JSON line:
+ * { ms, maxRssBytes, steps: [{ step, status, ms, probed?, scope?, compute_steps?, error? }] }.
  */
-const [dir, nowIso, concurrency, timeoutMs] = process.argv.slice(2) as [string, string, string, string];
+const [dir, nowIso, concurrency, timeoutMs, spread] = process.argv.slice(2) as [string, string, string, string, string];
 const cfg = defaultConfig();
 cfg.probe.allowPrivate = true;
 cfg.probe.resolve = { '*.fleet.test': '127.0.0.1' };
 cfg.registries = [];
+cfg.probe.spreadMinutes = Number(spread ?? 0);
 const ctx = {
   clock: fixedClock(new Date(nowIso)),
   paths: resolvePaths(dir),
@@ -45,7 +46,7 @@ try {
       s.step === 'probe'
         ? { probed: (d.counts as { probed?: number } | undefined)?.probed ?? 0 }
         : s.step === 'compute'
-          ? { scope: d.scope, evaluated: d.directory_evaluated, interval_changes: d.interval_changes }
+          ? { scope: d.scope, evaluated: d.directory_evaluated, interval_changes: d.interval_changes, compute_steps: d.steps_ms }
           : s.step === 'publish'
             ? { services: (d.counts as { services?: number } | undefined)?.services, pages: d.pages }
             : {};

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { slotStart } from '../../pipeline/core/slots.ts';
+import { dueOffsetMs, slotStart } from '../../pipeline/core/slots.ts';
 import { migrate, openStore } from '../../pipeline/store/index.ts';
 import { arg, type Endpoint, startFleetChild } from './probe.ts';
 
 /**
- * `npm run bench -- cycle [--size N] [--cycles N] [--concurrency N] [--timeout-ms N] [--start ISO] [--seed N]`
+ * `npm run bench -- cycle [--size N] [--cycles N] [--concurrency N] [--timeout-ms N] [--start ISO] [--seed N] [--spread MIN]`
  *
  * The steady cycle: N services (default 100,000) served by the fleet (its own process; latency
  * 5–60 ms, nothing hanging), scheduled by schedule/1 over registry usage, and `atlas cycle` run every
@@ -20,11 +20,14 @@ import { arg, type Endpoint, startFleetChild } from './probe.ts';
  * The schedule mix comes from the rule, not from the bench: every service is discovered, has three
  * passing checks already (past "new until the third probe") and registry payers that put it on
  * hourly (>= 100 payers: 5%), daily (5..99: 35%) or weekly (< 5: 60%) — registry usage is
- * long-tailed, so most endpoints have few payers. Slots are epoch-aligned, so every daily operation
- * falls due at 00:00 UTC and every hourly one on the hour: the cycles at those instants carry the
- * bursts, the others only what is left. The seeded checks fill each operation's slot just before
- * `--start` (default 2026-11-27T00:00:00Z, a Friday: weekly slots, aligned to Thursday 00:00 as the
- * epoch, are not all due at once).
+ * long-tailed, so most endpoints have few payers. Slots are epoch-aligned; with `--spread 5` (the
+ * default, config probe.spreadMinutes) each operation falls due at its own fixed offset in its slot
+ * (docs/notes/compute.md, "When a check is due"), so each five-minute cycle probes about 1/12 of the
+ * hourly, 1/288 of the daily and 1/2016 of the weekly operations; `--spread 0` gives the old
+ * behaviour, every daily operation due at 00:00 UTC and every hourly one on the hour. The seeded
+ * checks fill each operation's slot just before `--start` (default 2026-11-27T00:00:00Z, a Friday:
+ * weekly slots, aligned to Thursday 00:00 as the epoch, are not all due at once), each at its offset
+ * in that slot plus 90 s, as the cycle that found it due would have stored it.
  */
 const MIX = [
   { share: 0.05, payers: 150, hours: 1 },
@@ -33,7 +36,7 @@ const MIX = [
 ] as const;
 
 /** Services, operations and three passing checks per operation (the slot before `start` and the two before it). */
-async function seed(dir: string, endpoints: Endpoint[], start: Date): Promise<void> {
+async function seed(dir: string, endpoints: Endpoint[], start: Date, spread: number): Promise<void> {
   const file = join(dir, 'seed.ndjson');
   const lines: string[] = [];
   let k = 0;
@@ -53,12 +56,13 @@ async function seed(dir: string, endpoints: Endpoint[], start: Date): Promise<vo
           payers: m.payers,
           hours: m.hours,
           slot0: new Date(slot).toISOString(),
+          off_s: dueOffsetMs(`cand_c${k}`, 'primary', m.hours, spread) / 1000,
         }),
       );
     }
   }
   writeFileSync(file, lines.join('\n'));
-  const src = `read_json('${file}', format = 'newline_delimited', columns = {id: 'VARCHAR', url: 'VARCHAR', method: 'VARCHAR', host: 'VARCHAR', protocol: 'VARCHAR', rule: 'VARCHAR', payers: 'BIGINT', hours: 'INTEGER', slot0: 'TIMESTAMP'})`;
+  const src = `read_json('${file}', format = 'newline_delimited', columns = {id: 'VARCHAR', url: 'VARCHAR', method: 'VARCHAR', host: 'VARCHAR', protocol: 'VARCHAR', rule: 'VARCHAR', payers: 'BIGINT', hours: 'INTEGER', slot0: 'TIMESTAMP', off_s: 'BIGINT'})`;
   const store = await openStore(join(dir, 'atlas.duckdb'));
   try {
     await migrate(store, start);
@@ -71,7 +75,7 @@ async function seed(dir: string, endpoints: Endpoint[], start: Date): Promise<vo
     await store.run(`INSERT INTO operations (service_id, id, kind, is_primary, url, method, expected_statuses, pass_rule, interval_hours, enabled)
       SELECT id, 'primary', 'call', true, url, method, NULL, rule, hours, true FROM ${src}`);
     await store.run(`INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail)
-      SELECT id, 'primary', slot0 - to_hours(hours * k), slot0 - to_hours(hours * k) + INTERVAL 90 SECOND,
+      SELECT id, 'primary', slot0 - to_hours(hours * k), slot0 - to_hours(hours * k) + to_seconds(off_s + 90),
              CASE WHEN protocol = 'mcp' THEN 200 ELSE 402 END, true, 'ok', rule, 40, 20, 'seed', url, method, 0, NULL
       FROM ${src}, range(3) r(k)`);
   } finally {
@@ -82,10 +86,19 @@ async function seed(dir: string, endpoints: Endpoint[], start: Date): Promise<vo
 interface CycleReport {
   ms: number;
   maxRssBytes: number;
-  steps: Array<{ step: string; status: string; ms: number | null; probed?: number; scope?: string; services?: number; error?: string }>;
+  steps: Array<{
+    step: string;
+    status: string;
+    ms: number | null;
+    probed?: number;
+    scope?: string;
+    compute_steps?: Record<string, number>;
+    services?: number;
+    error?: string;
+  }>;
 }
 
-function runOneCycle(dir: string, at: Date, concurrency: number, timeoutMs: number): Promise<CycleReport> {
+function runOneCycle(dir: string, at: Date, concurrency: number, timeoutMs: number, spread: number): Promise<CycleReport> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -97,6 +110,7 @@ function runOneCycle(dir: string, at: Date, concurrency: number, timeoutMs: numb
         at.toISOString(),
         String(concurrency),
         String(timeoutMs),
+        String(spread),
       ],
       { maxBuffer: 16 * 2 ** 20 },
       (err, stdout, stderr) => {
@@ -123,6 +137,7 @@ export async function run(args: string[]): Promise<void> {
   const concurrency = arg(args, '--concurrency', 256);
   const timeoutMs = arg(args, '--timeout-ms', 2000);
   const seedN = arg(args, '--seed', 11);
+  const spread = arg(args, '--spread', 5);
   const si = args.indexOf('--start');
   const start = new Date(si >= 0 ? args[si + 1]! : '2026-11-27T00:00:00Z');
   if (Number.isNaN(start.getTime())) throw new Error('--start needs an ISO instant');
@@ -130,24 +145,30 @@ export async function run(args: string[]): Promise<void> {
   const fleet = await startFleetChild(size, seedN, { minMs: 5, maxMs: 60, hangShare: 0, slowMs: 2000 });
   try {
     const t0 = performance.now();
-    await seed(dir, fleet.endpoints, start);
+    await seed(dir, fleet.endpoints, start, spread);
     process.stdout.write(
       `cycle: ${size} services (5% hourly, 35% daily, 60% weekly by schedule/1 over registry payers), fleet latency 5–60 ms, ` +
-        `concurrency ${concurrency}, timeout ${timeoutMs} ms, ${cycles} five-minute cycles from ${start.toISOString()}; seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; node ${process.version}\n`,
+        `concurrency ${concurrency}, timeout ${timeoutMs} ms, spread ${spread} min, ${cycles} five-minute cycles from ${start.toISOString()}; seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; node ${process.version}\n`,
     );
     const walls: number[] = [];
     const rss: number[] = [];
     const mb = (b: number) => (b / 2 ** 20).toFixed(0);
     for (let i = 0; i < cycles; i++) {
       const at = new Date(start.getTime() + i * 5 * 60_000);
-      const r = await runOneCycle(dir, at, concurrency, timeoutMs);
+      const r = await runOneCycle(dir, at, concurrency, timeoutMs, spread);
       walls.push(r.ms);
       rss.push(r.maxRssBytes);
       const did = r.steps
         .filter((s) => s.status !== 'skipped')
         .map((s) => {
           const extra =
-            s.step === 'probe' ? ` ${s.probed}` : s.step === 'compute' ? ` ${s.scope}` : s.step === 'publish' ? ` ${s.services ?? ''}` : '';
+            s.step === 'probe'
+              ? ` ${s.probed}`
+              : s.step === 'compute'
+                ? ` ${s.scope} ${JSON.stringify(s.compute_steps ?? {})}`
+                : s.step === 'publish'
+                  ? ` ${s.services ?? ''}`
+                  : '';
           return `${s.step}${extra}${s.status === 'failed' ? ' FAILED' : ''} ${s.ms ?? '?'}ms`;
         })
         .join(', ');
