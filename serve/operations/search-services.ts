@@ -63,10 +63,26 @@ export function searchServicesEntry(
   };
   if (total === 0) body.hint = NO_MATCH_HINT;
   const entry = deps.searchCache.set(key, body, nowMs);
+  entry.identity = searchIdentity(key, nowMs, deps.config.serve.baseUrl);
   if (rawKey !== undefined) deps.searchCache.alias(rawKey, entry);
   return entry;
 }
 
+/**
+ * The body of a search answer is a pure function of the loaded generation, the normalized query
+ * (both in the cache key), the answer instant (`generated_at`, freshness and `schedule_tier` are
+ * read against it) and the configured base URL of links; this string names exactly that, so two
+ * answers share it only when their bytes are equal (the strong ETag, serve/routes/api.ts).
+ */
+export function searchIdentity(cacheKey: string, computedAtMs: number, baseUrl: string | undefined): string {
+  return `${cacheKey}\u0000${computedAtMs}\u0000${baseUrl ?? ''}`;
+}
+
+/** The answer of a cache entry as an object (parsed back from its body once the HTTP route serialized it). */
+export function searchValue(entry: CacheEntry<ServiceList>): ServiceList {
+  return entry.value ?? (JSON.parse(entry.body!.toString('utf8')) as ServiceList);
+}
+
 export async function searchServices(deps: AppDeps, rawQuery: Record<string, unknown>): Promise<ServiceList> {
-  return searchServicesEntry(deps, rawQuery).value;
+  return searchValue(searchServicesEntry(deps, rawQuery));
 }
