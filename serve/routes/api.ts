@@ -19,7 +19,6 @@ import {
   listReports,
   reportOutcome,
   searchServicesEntry,
-  searchValue,
   sendFeedback,
 } from '../operations/index.ts';
 import { CACHE_CONTROL, KEY_VARY } from '../../site/contract/http-cache.ts';
@@ -54,28 +53,25 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const url = c.req.url;
     const qi = url.indexOf('?');
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
-    if (entry.body === undefined || entry.headers === undefined) {
+    if (entry.headers === undefined) {
       // Once per cached result (the route continues synchronously, so the generation is the one it was computed from).
-      const value = searchValue(entry);
-      const json = JSON.stringify(value);
-      entry.body = Buffer.from(json, 'utf8');
+      const answer = entry.value;
       entry.headers = {
         ...SEARCH_HEADERS,
-        'Content-Length': String(entry.body.byteLength),
-        // Strong: the body is a pure function of the entry's identity (operations/search-services.ts).
-        ETag: strongEtag(deps.site.current().generation, entry.identity ?? json),
+        'Content-Length': String(answer.body.byteLength),
+        // Strong: the body is a pure function of the answer's identity (operations/search-services.ts).
+        ETag: strongEtag(deps.site.current().generation, answer.identity),
         // The representation is the computed result: it was last modified when it was computed.
         'Last-Modified': httpDate(new Date(entry.computedAtMs)) ?? '',
       };
       // Only answers with items carry `schedule_tier`, so only they send the tier headers.
-      entry.headersDeprecated = value.items.length > 0 ? { ...entry.headers, ...deprecationHeaders() } : entry.headers;
-      entry.value = undefined; // the body is what later hits send; searchValue parses it back for other callers
+      entry.headersDeprecated = answer.items > 0 ? { ...entry.headers, ...deprecationHeaders() } : entry.headers;
     }
     const headers = scheduleTierServed(deps.clock()) ? entry.headersDeprecated! : entry.headers;
     markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
     const inm = c.req.header('if-none-match');
     if (inm !== undefined && ifNoneMatchMatches(inm, headers.ETag!)) return notModified(headers);
-    return new Response(entry.body, { status: 200, headers });
+    return new Response(entry.value.body, { status: 200, headers });
   });
 
   app.get('/api/v1/services/:id', async (c) => {

@@ -4,20 +4,9 @@
  * clock (or from the clock's future, after a clock jump back) is recomputed. Bounded by `maxEntries`.
  */
 export interface CacheEntry<V> {
-  /**
-   * The computed value; the HTTP route drops it once `body` holds its serialization, so an entry
-   * retains one UTF-8 buffer (outside the JS heap) rather than a tree of objects and a string.
-   */
-  value: V | undefined;
+  value: V;
   computedAtMs: number;
-  /**
-   * What the answer is a pure function of (the producer's canonical string), so its strong ETag
-   * is derived from this instead of a hash of the body bytes.
-   */
-  identity?: string;
-  /** The serialized body as UTF-8, filled lazily by the HTTP route (one JSON.stringify per entry). */
-  body?: Buffer<ArrayBuffer>;
-  /** Every header of the HTTP answer (ETag, cache rules included), filled with `body`; `…Deprecated` adds the tier headers. */
+  /** Every header of the HTTP answer (ETag, cache rules included), filled lazily by the route; `…Deprecated` adds the tier headers. */
   headers?: Record<string, string>;
   headersDeprecated?: Record<string, string>;
 }
