@@ -61,70 +61,123 @@ export interface SummaryLayout {
   apiAt: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
 
-/** Links of exactly `page` then `api`, both strings. */
-function isLinks(v: Record<string, unknown>): v is { page: string; api: string } {
-  const k = Object.keys(v);
-  return k.length === 2 && k[0] === 'page' && k[1] === 'api' && typeof v.page === 'string' && typeof v.api === 'string';
+/** In `JSON.stringify` output (no whitespace): the index after the string opening at `i`. */
+function endOfString(t: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = t.indexOf('"', from);
+    let b = q - 1;
+    while (t.charCodeAt(b) === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1; // not escaped: an even run of backslashes before it
+    from = q + 1;
+  }
+}
+
+/** The index after the value starting at `i`. */
+function endOfValue(t: string, i: number): number {
+  const c = t.charCodeAt(i);
+  if (c === QUOTE) return endOfString(t, i);
+  let k = i;
+  if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    let depth = 0;
+    for (;;) {
+      const d = t.charCodeAt(k);
+      if (d === QUOTE) {
+        k = endOfString(t, k);
+        continue;
+      }
+      if (d === OPEN_OBJECT || d === OPEN_ARRAY) depth++;
+      else if ((d === CLOSE_OBJECT || d === CLOSE_ARRAY) && --depth === 0) return k + 1;
+      k++;
+    }
+  }
+  for (;;) {
+    const d = t.charCodeAt(k); // a number or a literal: up to the next separator
+    if (d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || Number.isNaN(d)) return k;
+    k++;
+  }
+}
+
+/** One member of a serialized object: its name as written, where it starts (at its comma, if any) and its value's span. */
+interface Member {
+  name: string;
+  from: number;
+  valueFrom: number;
+  valueTo: number;
+}
+
+/** The members of the object opening at `o` (`JSON.stringify` writes names without escapes unless they hold quotes, backslashes or control characters). */
+function membersOf(t: string, o: number): Member[] {
+  const out: Member[] = [];
+  let k = o + 1;
+  if (t.charCodeAt(k) === CLOSE_OBJECT) return out;
+  for (;;) {
+    const nameTo = endOfString(t, k);
+    const valueFrom = nameTo + 1; // after ':'
+    const valueTo = endOfValue(t, valueFrom);
+    out.push({ name: t.slice(k + 1, nameTo - 1), from: out.length === 0 ? k : k - 1, valueFrom, valueTo });
+    if (t.charCodeAt(valueTo) !== COMMA) return out;
+    k = valueTo + 1;
+  }
 }
 
 /**
- * A summary serialized (`JSON.stringify`: one flat string) and its layout, found by walking the
- * members in the order `JSON.stringify` writes them (own-key order) and adding up their lengths.
- * The layout is null unless the summary has the shape the splice assumes: `freshness` and a
+ * A summary serialized (`JSON.stringify`) and its layout, read off the serialization itself. The
+ * layout is null unless the summary has the shape the splice assumes: `freshness` and a
  * `schedule_tier` equal to `check_interval` in `evidence` (what presentSummary serves), and links
- * of exactly `page` then `api` (presentSummary rebuilds them in that order under a base URL).
+ * of exactly `page` then `api`, both strings (presentSummary rebuilds them in that order under a
+ * base URL).
  */
 export function serializeSummary(s: ServiceSummary): { json: string; layout: SummaryLayout | null } {
   const json = JSON.stringify(s);
-  const l: SummaryLayout = { freshFrom: -1, freshTo: -1, tierFrom: -1, tierTo: -1, pageAt: -1, apiAt: -1 };
-  let regular = true;
-  let sawLinks = false;
-  const len = (v: unknown): number => (JSON.stringify(v) as string | undefined)?.length ?? 0; // undefined members: the length check below catches them
-  let pos = 1; // after '{'
-  const keys = Object.keys(s);
-  for (let j = 0; j < keys.length; j++) {
-    const k = keys[j]!;
-    const v = (s as unknown as Record<string, unknown>)[k];
-    if (j > 0) pos++; // ','
-    pos += len(k) + 1; // '"k":'
-    if (k === 'evidence' && isObject(v)) {
-      pos++; // '{'
-      const ek = Object.keys(v);
-      for (let m = 0; m < ek.length; m++) {
-        const memberFrom = pos;
-        if (m > 0) pos++;
-        pos += len(ek[m]) + 1;
-        const valueFrom = pos;
-        pos += len(v[ek[m]!]);
-        if (ek[m] === 'freshness') {
-          l.freshFrom = valueFrom;
-          l.freshTo = pos;
-        } else if (ek[m] === 'schedule_tier') {
-          // Removed with the comma before it, or after it when it is the first member.
-          l.tierFrom = memberFrom;
-          l.tierTo = m > 0 || ek.length === 1 ? pos : pos + 1;
-        }
-      }
-      pos++; // '}'
-      regular &&= v.check_interval !== undefined && JSON.stringify(v.schedule_tier) === JSON.stringify(v.check_interval);
-    } else if (k === 'links' && isObject(v) && isLinks(v)) {
-      sawLinks = true;
-      pos += '{"page":'.length;
-      if (v.page.startsWith('/')) l.pageAt = pos + 1;
-      pos += len(v.page) + ',"api":'.length;
-      if (v.api.startsWith('/')) l.apiAt = pos + 1;
-      pos += len(v.api) + 1;
-    } else {
-      if (k === 'evidence') regular = false;
-      pos += len(v);
-    }
+  const top = membersOf(json, 0);
+  const evidence = top.find((m) => m.name === 'evidence');
+  const links = top.find((m) => m.name === 'links');
+  if (!evidence || !links || json.charCodeAt(evidence.valueFrom) !== OPEN_OBJECT || json.charCodeAt(links.valueFrom) !== OPEN_OBJECT) {
+    return { json, layout: null };
   }
-  pos++; // '}'
-  // The walk must end where the serialization does (it always does for parsed JSON; a guard, not a branch in use).
-  regular &&= sawLinks && l.freshFrom >= 0 && l.tierFrom >= 0 && pos === json.length;
-  return { json, layout: regular ? l : null };
+  const ev = membersOf(json, evidence.valueFrom);
+  const fresh = ev.find((m) => m.name === 'freshness');
+  const tierAt = ev.findIndex((m) => m.name === 'schedule_tier');
+  const interval = ev.find((m) => m.name === 'check_interval');
+  const ln = membersOf(json, links.valueFrom);
+  const [page, api] = ln;
+  const value = (m: Member): string => json.slice(m.valueFrom, m.valueTo);
+  if (
+    !fresh ||
+    tierAt < 0 ||
+    !interval ||
+    value(ev[tierAt]!) !== value(interval) ||
+    ln.length !== 2 ||
+    page!.name !== 'page' ||
+    api!.name !== 'api' ||
+    json.charCodeAt(page!.valueFrom) !== QUOTE ||
+    json.charCodeAt(api!.valueFrom) !== QUOTE
+  ) {
+    return { json, layout: null };
+  }
+  const tier = ev[tierAt]!;
+  const slash = (m: Member): number => (json.charCodeAt(m.valueFrom + 1) === 0x2f ? m.valueFrom + 1 : -1);
+  return {
+    json,
+    layout: {
+      freshFrom: fresh.valueFrom,
+      freshTo: fresh.valueTo,
+      // Removed with the comma before it, or after it when it is the first member.
+      tierFrom: tier.from,
+      tierTo: tierAt > 0 || ev.length === 1 ? tier.valueTo : tier.valueTo + 1,
+      pageAt: slash(page!),
+      apiAt: slash(api!),
+    },
+  };
 }
 
 export function compileRow(rec: IndexRecord, pos: number): SearchRow {
