@@ -21,11 +21,12 @@ export function queryEcho(q: EffectiveQuery): QueryEcho {
 }
 
 /**
- * A computed search answer as the cache keeps it: the serialized ServiceList as UTF-8 (outside the
- * JS heap; what the HTTP route sends as is), how many items it holds, and its identity.
+ * A computed search answer as the cache keeps it. Most queries are asked once, so an entry first
+ * keeps only what renders the body (the page's rows and the head: a few hundred bytes that do not
+ * grow the old generation the way a kept body would); the UTF-8 bytes are kept from the second
+ * time the query is asked within the entry's life.
  */
 export interface SearchAnswer {
-  body: Buffer<ArrayBuffer>;
   items: number;
   /**
    * What the body is a pure function of: the loaded generation and the normalized query (the
@@ -34,6 +35,10 @@ export interface SearchAnswer {
    * strong ETag hashes this instead of the body (serve/routes/api.ts).
    */
   identity: string;
+  /** The body, rendered from the entry's own inputs: every call gives the same string. */
+  json: () => string;
+  /** The body as UTF-8, kept by the HTTP route once the query is asked again. */
+  body?: Buffer<ArrayBuffer>;
 }
 
 /**
@@ -80,11 +85,11 @@ export function searchServicesEntry(
   };
   if (total === 0) head.hint = NO_MATCH_HINT;
   const baseUrl = deps.config.serve.baseUrl;
-  const json = serviceListJson(head, page, summaryRender({ now, baseUrl }));
+  const render = summaryRender({ now, baseUrl });
   const answer: SearchAnswer = {
-    body: Buffer.from(json, 'utf8'),
     items: page.length,
     identity: `${key}\u0000${nowMs}\u0000${baseUrl ?? ''}`,
+    json: () => serviceListJson(head, page, render),
   };
   const entry = deps.searchCache.set(key, answer, nowMs);
   if (rawKey !== undefined) deps.searchCache.alias(rawKey, entry);
@@ -107,7 +112,7 @@ export function serviceListJson(head: ServiceList, page: SearchRow[], r: Summary
 
 /** The answer of a cache entry as an object (parsed from its body: the MCP tool and pages). */
 export function searchValue(entry: CacheEntry<SearchAnswer>): ServiceList {
-  return JSON.parse(entry.value.body.toString('utf8')) as ServiceList;
+  return JSON.parse(entry.value.json()) as ServiceList;
 }
 
 export async function searchServices(deps: AppDeps, rawQuery: Record<string, unknown>): Promise<ServiceList> {

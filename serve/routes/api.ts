@@ -53,12 +53,16 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const url = c.req.url;
     const qi = url.indexOf('?');
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
+    const answer = entry.value;
+    let body: string | Buffer<ArrayBuffer> | undefined = answer.body;
     if (entry.headers === undefined) {
-      // Once per cached result (the route continues synchronously, so the generation is the one it was computed from).
-      const answer = entry.value;
+      // The first answer from this entry (the route continues synchronously, so the generation is
+      // the one it was computed from): sent as a string that dies young, since most queries are
+      // never asked again; the headers are built once.
+      body = answer.json();
       entry.headers = {
         ...SEARCH_HEADERS,
-        'Content-Length': String(answer.body.byteLength),
+        'Content-Length': String(Buffer.byteLength(body)),
         // Strong: the body is a pure function of the answer's identity (operations/search-services.ts).
         ETag: strongEtag(deps.site.current().generation, answer.identity),
         // The representation is the computed result: it was last modified when it was computed.
@@ -71,7 +75,9 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
     const inm = c.req.header('if-none-match');
     if (inm !== undefined && ifNoneMatchMatches(inm, headers.ETag!)) return notModified(headers);
-    return new Response(entry.value.body, { status: 200, headers });
+    // Asked again: keep the bytes, so later hits send them as they are.
+    body ??= answer.body = Buffer.from(answer.json(), 'utf8');
+    return new Response(body, { status: 200, headers });
   });
 
   app.get('/api/v1/services/:id', async (c) => {
