@@ -27,7 +27,7 @@ export function rowFreshness(row: SearchRow, now: Date): Freshness {
 
 /** The published summary of a row, as a new object (parsed from the row's serialization). */
 export function summaryOf(row: SearchRow): ServiceSummary {
-  return JSON.parse(row.summaryJson) as ServiceSummary;
+  return JSON.parse(row.summaryBytes.toString('utf8', row.summaryAt, row.summaryEnd)) as ServiceSummary;
 }
 
 /** The reference presentation, as an object (the MCP tool and pages read it; presentSummaryJson must serialize to the same bytes). */
@@ -57,13 +57,15 @@ const FRESHNESS_JSON: Record<Freshness, string> = { fresh: '"fresh"', stale: '"s
 
 /**
  * `JSON.stringify(presentSummary(row, opts))` without building or serializing an object: the row's
- * published serialization with the answer-time values spliced in at the positions its layout noted
- * (row.ts serializeSummary). Rows without a layout take the reference path. A test holds the two equal.
+ * published serialization (UTF-8, decoded piece by piece; every edit falls between characters) with
+ * the answer-time values spliced in at the positions its layout noted (row.ts serializeSummary).
+ * Rows without a layout take the reference path. A test holds the two equal.
  */
 export function presentSummaryJson(row: SearchRow, r: SummaryRender): string {
   const l = row.layout;
   if (l === null) return JSON.stringify(presentSummary(row, r.opts));
-  const j = row.summaryJson;
+  const bytes = row.summaryBytes;
+  const from = row.summaryAt;
   const fresh = FRESHNESS_JSON[freshnessAt(row.lastCheckMs, row.intervalHours, r.nowMs)];
   // The edits in position order: at most freshness, the tier member and two link prefixes.
   const at: number[] = [l.freshFrom];
@@ -77,10 +79,10 @@ export function presentSummaryJson(row: SearchRow, r: SummaryRender): string {
   let out = '';
   let pos = 0;
   for (let k = 0; k < at.length; k++) {
-    out += j.slice(pos, at[k]) + text[k];
+    out += bytes.toString('utf8', from + pos, from + at[k]!) + text[k];
     pos = to[k]!;
   }
-  return out + j.slice(pos);
+  return out + bytes.toString('utf8', from + pos, row.summaryEnd);
 }
 
 function insertEdit(at: number[], to: number[], text: string[], from: number, end: number, t: string): void {

@@ -5,16 +5,22 @@ import { compileNetworks, type CompiledNetworks } from './networks.ts';
 /**
  * One tracked service compiled for search: the published summary, serialized once (present.ts
  * splices the answer-time values into it), plus the few values filters and sorts read, normalized
- * once at load so a search is cheap comparisons. The summary is kept as one string rather than an
- * object tree: 100k trees are millions of heap objects every full GC has to mark.
+ * once at load so a search is cheap comparisons. The summary is kept as UTF-8 bytes outside the JS
+ * heap rather than as an object tree: 100k trees are millions of heap objects every full GC has to
+ * mark, and V8 lets the heap grow to a multiple of what is live before it collects.
  */
 export interface SearchRow {
   /** Position in `SiteState.rows`. */
   pos: number;
   id: string;
-  /** `JSON.stringify` of the published summary (present.ts `summaryOf` parses it back). */
-  summaryJson: string;
-  /** Where the answer-time values go in `summaryJson`; null when the summary has another shape (presented the slow way). */
+  /**
+   * `JSON.stringify` of the published summary as UTF-8: bytes `[summaryAt, summaryEnd)` of
+   * `summaryBytes`, a chunk shared with other rows (present.ts `summaryOf` parses it back).
+   */
+  summaryBytes: Buffer;
+  summaryAt: number;
+  summaryEnd: number;
+  /** Where the answer-time values go, in bytes from `summaryAt`; null when the summary has another shape (presented the slow way). */
   layout: SummaryLayout | null;
   tier: string;
   type: string;
@@ -180,16 +186,53 @@ export function serializeSummary(s: ServiceSummary): { json: string; layout: Sum
   };
 }
 
+/**
+ * Serialized summaries are appended to chunks allocated outside the JS heap; rows keep their chunk,
+ * so a chunk is freed with the last generation that uses it.
+ */
+const CHUNK_BYTES = 4 << 20;
+let chunk = Buffer.alloc(0);
+let chunkUsed = 0;
+
+function storeUtf8(json: string): { bytes: Buffer; at: number; end: number } {
+  const size = Buffer.byteLength(json);
+  if (chunkUsed + size > chunk.length) {
+    chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, size));
+    chunkUsed = 0;
+  }
+  const at = chunkUsed;
+  chunk.write(json, at, 'utf8');
+  chunkUsed += size;
+  return { bytes: chunk, at, end: chunkUsed };
+}
+
+/** A layout in UTF-16 positions of `json` as UTF-8 byte offsets (the same numbers when the text is ASCII). */
+function byteLayout(json: string, l: SummaryLayout, ascii: boolean): SummaryLayout {
+  if (ascii) return l;
+  const b = (p: number): number => (p < 0 ? p : Buffer.byteLength(json.slice(0, p)));
+  return {
+    freshFrom: b(l.freshFrom),
+    freshTo: b(l.freshTo),
+    tierFrom: b(l.tierFrom),
+    tierTo: b(l.tierTo),
+    pageAt: b(l.pageAt),
+    apiAt: b(l.apiAt),
+  };
+}
+
 export function compileRow(rec: IndexRecord, pos: number): SearchRow {
   const s = rec.summary;
   const e = s.evidence;
   const lastCheck = rec.search.last_check_at ? Date.parse(rec.search.last_check_at) : NaN;
   const { json, layout } = serializeSummary(s);
+  const stored = storeUtf8(json);
   return {
     pos,
     id: s.id,
-    summaryJson: json,
-    layout,
+    summaryBytes: stored.bytes,
+    summaryAt: stored.at,
+    summaryEnd: stored.end,
+    layout: layout && byteLayout(json, layout, stored.end - stored.at === json.length),
     tier: s.tier,
     type: s.type,
     host: s.host.toLowerCase(),
