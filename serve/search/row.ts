@@ -112,28 +112,41 @@ function endOfValue(t: string, i: number): number {
   }
 }
 
-/** One member of a serialized object: its name as written, where it starts (at its comma, if any) and its value's span. */
+/** A member of a serialized object: its name, position among the members, where it starts (at its comma, if any) and its value's span. */
 interface Member {
   name: string;
+  index: number;
   from: number;
   valueFrom: number;
   valueTo: number;
 }
 
-/** The members of the object opening at `o` (`JSON.stringify` writes names without escapes unless they hold quotes, backslashes or control characters). */
-function membersOf(t: string, o: number): Member[] {
-  const out: Member[] = [];
+/**
+ * The members named in `wanted` of the object opening at `o`, and how many members it has
+ * (`JSON.stringify` writes names without escapes unless they hold quotes, backslashes or control
+ * characters, so a name is compared as written, without slicing every one).
+ */
+function membersOf(t: string, o: number, wanted: readonly string[]): { found: Member[]; count: number } {
+  const found: Member[] = [];
   let k = o + 1;
-  if (t.charCodeAt(k) === CLOSE_OBJECT) return out;
-  for (;;) {
+  if (t.charCodeAt(k) === CLOSE_OBJECT) return { found, count: 0 };
+  for (let index = 0; ; index++) {
     const nameTo = endOfString(t, k);
     const valueFrom = nameTo + 1; // after ':'
     const valueTo = endOfValue(t, valueFrom);
-    out.push({ name: t.slice(k + 1, nameTo - 1), from: out.length === 0 ? k : k - 1, valueFrom, valueTo });
-    if (t.charCodeAt(valueTo) !== COMMA) return out;
+    const length = nameTo - k - 2;
+    for (const name of wanted) {
+      if (name.length === length && t.startsWith(name, k + 1))
+        found.push({ name, index, from: index === 0 ? k : k - 1, valueFrom, valueTo });
+    }
+    if (t.charCodeAt(valueTo) !== COMMA) return { found, count: index + 1 };
     k = valueTo + 1;
   }
 }
+
+const TOP = ['evidence', 'links'] as const;
+const EVIDENCE = ['freshness', 'schedule_tier', 'check_interval'] as const;
+const LINKS = ['page', 'api'] as const;
 
 /**
  * A summary serialized (`JSON.stringify`) and its layout, read off the serialization itself. The
@@ -144,33 +157,32 @@ function membersOf(t: string, o: number): Member[] {
  */
 export function serializeSummary(s: ServiceSummary): { json: string; layout: SummaryLayout | null } {
   const json = JSON.stringify(s);
-  const top = membersOf(json, 0);
+  const top = membersOf(json, 0, TOP).found;
   const evidence = top.find((m) => m.name === 'evidence');
   const links = top.find((m) => m.name === 'links');
   if (!evidence || !links || json.charCodeAt(evidence.valueFrom) !== OPEN_OBJECT || json.charCodeAt(links.valueFrom) !== OPEN_OBJECT) {
     return { json, layout: null };
   }
-  const ev = membersOf(json, evidence.valueFrom);
-  const fresh = ev.find((m) => m.name === 'freshness');
-  const tierAt = ev.findIndex((m) => m.name === 'schedule_tier');
-  const interval = ev.find((m) => m.name === 'check_interval');
-  const ln = membersOf(json, links.valueFrom);
-  const [page, api] = ln;
+  const ev = membersOf(json, evidence.valueFrom, EVIDENCE);
+  const fresh = ev.found.find((m) => m.name === 'freshness');
+  const tier = ev.found.find((m) => m.name === 'schedule_tier');
+  const interval = ev.found.find((m) => m.name === 'check_interval');
+  const ln = membersOf(json, links.valueFrom, LINKS);
+  const [page, api] = ln.found;
   const value = (m: Member): string => json.slice(m.valueFrom, m.valueTo);
   if (
     !fresh ||
-    tierAt < 0 ||
+    !tier ||
     !interval ||
-    value(ev[tierAt]!) !== value(interval) ||
-    ln.length !== 2 ||
-    page!.name !== 'page' ||
-    api!.name !== 'api' ||
-    json.charCodeAt(page!.valueFrom) !== QUOTE ||
-    json.charCodeAt(api!.valueFrom) !== QUOTE
+    value(tier) !== value(interval) ||
+    ln.count !== 2 ||
+    page?.name !== 'page' ||
+    api?.name !== 'api' ||
+    json.charCodeAt(page.valueFrom) !== QUOTE ||
+    json.charCodeAt(api.valueFrom) !== QUOTE
   ) {
     return { json, layout: null };
   }
-  const tier = ev[tierAt]!;
   const slash = (m: Member): number => (json.charCodeAt(m.valueFrom + 1) === 0x2f ? m.valueFrom + 1 : -1);
   return {
     json,
@@ -179,9 +191,9 @@ export function serializeSummary(s: ServiceSummary): { json: string; layout: Sum
       freshTo: fresh.valueTo,
       // Removed with the comma before it, or after it when it is the first member.
       tierFrom: tier.from,
-      tierTo: tierAt > 0 || ev.length === 1 ? tier.valueTo : tier.valueTo + 1,
-      pageAt: slash(page!),
-      apiAt: slash(api!),
+      tierTo: tier.index > 0 || ev.count === 1 ? tier.valueTo : tier.valueTo + 1,
+      pageAt: slash(page),
+      apiAt: slash(api),
     },
   };
 }
