@@ -64,8 +64,8 @@ export interface CreateDepsOptions {
 export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   const site = createSiteHolder({ siteDir: opts.siteDir, clock: opts.clock, log: opts.log });
   await site.reload();
-  // At most 500 keys (a result may also sit under its raw query string): a few tens of megabytes
-  // at 100k services (each entry keeps its page objects and the serialized body).
+  // At most 500 keys (a result may also sit under its raw query string): at most a few tens of
+  // megabytes (an entry keeps what renders its answer, and its bytes once the query is asked again).
   const searchCache = new ResultCache<SearchAnswer>(5 * 60_000, 500);
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
