@@ -1,5 +1,6 @@
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../site/json-array.ts';
 import { compileNetworks, type CompiledNetworks } from './networks.ts';
 
 /**
@@ -66,14 +67,6 @@ export interface SummaryLayout {
   pageAt: number;
   apiAt: number;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 
 /** In `JSON.stringify` output (no whitespace): the index after the string opening at `i`. */
 function endOfString(t: string, i: number): number {
