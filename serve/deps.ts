@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { Clock } from '../pipeline/core/clock.ts';
 import type { Config } from '../pipeline/core/config.ts';
 import type { Logger } from '../pipeline/core/log.ts';
-import type { ServiceList } from '../site/contract/service-list.ts';
+import type { SearchAnswer } from './operations/search-services.ts';
 import { WriteStore } from './inbox/write-store.ts';
 import { createServeMetrics, type ServeMetrics } from './metrics/registry.ts';
 import { ResultCache } from './search/cache.ts';
@@ -26,7 +26,7 @@ export interface AppDeps {
   site: SiteHolder;
   writes: WriteStore;
   /** Search results per (generation, normalized query), up to 5 minutes (docs/design.md, search results). */
-  searchCache: ResultCache<ServiceList>;
+  searchCache: ResultCache<SearchAnswer>;
   details: DetailCache;
   /** This app's Prometheus metrics (its own registry), served at GET /metrics. */
   metrics: ServeMetrics;
@@ -64,9 +64,9 @@ export interface CreateDepsOptions {
 export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   const site = createSiteHolder({ siteDir: opts.siteDir, clock: opts.clock, log: opts.log });
   await site.reload();
-  // At most 500 keys (a result may also sit under its raw query string): a few tens of megabytes
-  // at 100k services (each entry keeps its page objects and the serialized body).
-  const searchCache = new ResultCache<ServiceList>(5 * 60_000, 500);
+  // At most 500 keys (a result may also sit under its raw query string): at most a few tens of
+  // megabytes (an entry keeps what renders its answer, and its bytes once the query is asked again).
+  const searchCache = new ResultCache<SearchAnswer>(5 * 60_000, 500);
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
   const metrics = createServeMetrics({ clock: opts.clock, generation: () => site.peek() });

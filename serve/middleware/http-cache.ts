@@ -60,10 +60,18 @@ export function httpDate(iso: string | Date): string | undefined {
 /** Headers a 304 drops: those describing the body it does not send. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-range'];
 
-/** A 304 in place of a 200: no body; every other header (validators, cache rules, CORS) kept. */
+/**
+ * A 304 in place of a 200: no body; every other header (validators, cache rules, CORS) kept. Plain
+ * header records stay plain (the Node adapter writes those without building a Headers object).
+ */
 export function notModified(headers: Headers | Record<string, string>): Response {
-  const out = new Headers(headers);
-  for (const h of BODY_HEADERS) out.delete(h);
+  if (headers instanceof Headers) {
+    const out = new Headers(headers);
+    for (const h of BODY_HEADERS) out.delete(h);
+    return new Response(null, { status: 304, headers: out });
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (!BODY_HEADERS.includes(k.toLowerCase())) out[k] = v;
   return new Response(null, { status: 304, headers: out });
 }
 

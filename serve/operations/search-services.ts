@@ -3,8 +3,9 @@ import { NO_MATCH_HINT, type QueryEcho, type ServiceList } from '../../site/cont
 import { NOTES } from '../../site/contract/notes.ts';
 import type { AppDeps } from '../deps.ts';
 import type { CacheEntry } from '../search/cache.ts';
-import { presentSummary } from '../search/present.ts';
+import { presentSummaryJson, type SummaryRender, summaryRender } from '../search/present.ts';
 import { parseServicesQuery, queryKey, type EffectiveQuery } from '../search/query.ts';
+import type { SearchRow } from '../search/row.ts';
 import { runSearch } from '../search/run.ts';
 
 const ECHO_TOP = new Set(['scope', 'provider', 'group', 'sort', 'limit', 'offset']);
@@ -20,15 +21,36 @@ export function queryEcho(q: EffectiveQuery): QueryEcho {
 }
 
 /**
+ * A computed search answer as the cache keeps it. Most queries are asked once, so an entry first
+ * keeps only what renders the body (the page's rows and the head: a few hundred bytes that do not
+ * grow the old generation the way a kept body would); the UTF-8 bytes are kept from the second
+ * time the query is asked within the entry's life.
+ */
+export interface SearchAnswer {
+  items: number;
+  /**
+   * What the body is a pure function of: the loaded generation and the normalized query (the
+   * cache key), the answer instant (`generated_at`, freshness and `schedule_tier` are read against
+   * it) and the base URL of links. Two answers share it only when their bytes are equal, so the
+   * strong ETag hashes this instead of the body (serve/routes/api.ts).
+   */
+  identity: string;
+  /** The body, rendered from the entry's own inputs: every call gives the same string. */
+  json: () => string;
+  /** The body as UTF-8, kept by the HTTP route once the query is asked again. */
+  body?: Buffer<ArrayBuffer>;
+}
+
+/**
  * GET /api/v1/services (docs/api.md, ServiceList and parameters) and the MCP search tool. Returns the cache entry so the
- * HTTP route can reuse one serialized body; `searchServices` returns the body itself.
+ * HTTP route sends its body as is; `searchServices` returns the list as an object.
  * Throws AtlasError `invalid_parameter` (400) naming the parameter.
  */
 export function searchServicesEntry(
   deps: AppDeps,
   rawQuery: Record<string, unknown> | (() => Record<string, unknown>),
   rawQueryString?: string,
-): CacheEntry<ServiceList> {
+): CacheEntry<SearchAnswer> {
   const site = deps.site.current();
   const now = deps.clock();
   const nowMs = now.getTime();
@@ -52,21 +74,47 @@ export function searchServicesEntry(
   }
   deps.metrics.searchLookup(false);
   const { total, page } = runSearch(site.rows, site.columns, site.orders, q, nowMs);
-  const body: ServiceList = {
+  const head: ServiceList = {
     api_status: API_STATUS,
     generated_at: now.toISOString(),
     data_as_of: site.dataAsOf,
     notes: NOTES,
     query: queryEcho(q),
     total,
-    items: page.map((r) => presentSummary(r, { now, baseUrl: deps.config.serve.baseUrl })),
+    items: [],
   };
-  if (total === 0) body.hint = NO_MATCH_HINT;
-  const entry = deps.searchCache.set(key, body, nowMs);
+  if (total === 0) head.hint = NO_MATCH_HINT;
+  const baseUrl = deps.config.serve.baseUrl;
+  const render = summaryRender({ now, baseUrl });
+  const answer: SearchAnswer = {
+    items: page.length,
+    identity: `${key}\u0000${nowMs}\u0000${baseUrl ?? ''}`,
+    json: () => serviceListJson(head, page, render),
+  };
+  const entry = deps.searchCache.set(key, answer, nowMs);
   if (rawKey !== undefined) deps.searchCache.alias(rawKey, entry);
   return entry;
 }
 
+/**
+ * `JSON.stringify` of `head` with `page` as its items, each spliced in as presented JSON
+ * (present.ts presentSummaryJson) instead of being built as objects and serialized. `head.items`
+ * is empty; the last `"items":[]` of its serialization is the member itself (any text before it is
+ * inside escaped strings or earlier members).
+ */
+export function serviceListJson(head: ServiceList, page: SearchRow[], r: SummaryRender): string {
+  const text = JSON.stringify(head);
+  const at = text.lastIndexOf('"items":[]') + '"items":['.length;
+  let items = '';
+  for (let k = 0; k < page.length; k++) items += k === 0 ? presentSummaryJson(page[k]!, r) : `,${presentSummaryJson(page[k]!, r)}`;
+  return text.slice(0, at) + items + text.slice(at);
+}
+
+/** The answer of a cache entry as an object (parsed from its body: the MCP tool and pages). */
+export function searchValue(entry: CacheEntry<SearchAnswer>): ServiceList {
+  return JSON.parse(entry.value.json()) as ServiceList;
+}
+
 export async function searchServices(deps: AppDeps, rawQuery: Record<string, unknown>): Promise<ServiceList> {
-  return searchServicesEntry(deps, rawQuery).value;
+  return searchValue(searchServicesEntry(deps, rawQuery));
 }

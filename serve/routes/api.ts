@@ -53,23 +53,31 @@ export function mountApi(app: Hono, deps: AppDeps): void {
     const url = c.req.url;
     const qi = url.indexOf('?');
     const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
-    if (entry.json === undefined || entry.headers === undefined) {
-      // Once per cached result (the route continues synchronously, so the generation is the one it was computed from).
-      entry.json = JSON.stringify(entry.value);
+    const answer = entry.value;
+    let body: string | Buffer<ArrayBuffer> | undefined = answer.body;
+    if (entry.headers === undefined) {
+      // The first answer from this entry (the route continues synchronously, so the generation is
+      // the one it was computed from): sent as a string that dies young, since most queries are
+      // never asked again; the headers are built once.
+      body = answer.json();
       entry.headers = {
         ...SEARCH_HEADERS,
-        ETag: strongEtag(deps.site.current().generation, entry.json),
+        'Content-Length': String(Buffer.byteLength(body)),
+        // Strong: the body is a pure function of the answer's identity (operations/search-services.ts).
+        ETag: strongEtag(deps.site.current().generation, answer.identity),
         // The representation is the computed result: it was last modified when it was computed.
         'Last-Modified': httpDate(new Date(entry.computedAtMs)) ?? '',
       };
-      entry.headersDeprecated = { ...entry.headers, ...deprecationHeaders() };
+      // Only answers with items carry `schedule_tier`, so only they send the tier headers.
+      entry.headersDeprecated = answer.items > 0 ? { ...entry.headers, ...deprecationHeaders() } : entry.headers;
     }
-    const carriesTier = entry.value.items.length > 0 && scheduleTierServed(deps.clock());
-    const headers = carriesTier ? entry.headersDeprecated! : entry.headers;
+    const headers = scheduleTierServed(deps.clock()) ? entry.headersDeprecated! : entry.headers;
     markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
     const inm = c.req.header('if-none-match');
     if (inm !== undefined && ifNoneMatchMatches(inm, headers.ETag!)) return notModified(headers);
-    return new Response(entry.json, { status: 200, headers });
+    // Asked again: keep the bytes, so later hits send them as they are.
+    body ??= answer.body = Buffer.from(answer.json(), 'utf8');
+    return new Response(body, { status: 200, headers });
   });
 
   app.get('/api/v1/services/:id', async (c) => {

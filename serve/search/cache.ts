@@ -6,9 +6,7 @@
 export interface CacheEntry<V> {
   value: V;
   computedAtMs: number;
-  /** The serialized body, filled lazily by the HTTP route (one JSON.stringify per entry). */
-  json?: string;
-  /** Every header of the HTTP answer (ETag, cache rules included), filled with `json`; `…Deprecated` adds the tier headers. */
+  /** Every header of the HTTP answer (ETag, cache rules included), filled lazily by the route; `…Deprecated` adds the tier headers. */
   headers?: Record<string, string>;
   headersDeprecated?: Record<string, string>;
 }

@@ -71,7 +71,11 @@ function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: 
   return id;
 }
 
-/** `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was compiled from. */
+/**
+ * `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was
+ * compiled from. Part of loading a generation: rows' `networks` and `tags` are replaced by the
+ * shared distinct values.
+ */
 export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
   const n = rows.length;
   const c: Omit<Columns, 'index'> = {
@@ -137,6 +141,10 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
       r.networks,
     );
     c.tagList[i] = distinct(tagListIds, c.tagLists, r.tags.join('\u0000'), r.tags);
+    // Rows share the one copy of each distinct value (equal by the key above), so the per-row
+    // copies parsed from the index are garbage once the generation is loaded.
+    r.networks = c.networkSets[c.networkSet[i]!]!;
+    r.tags = c.tagLists[c.tagList[i]!]!;
     const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
     c.hay[i] = hay;
     c.hayStart[i] = offset;

@@ -1,6 +1,6 @@
 import type { Columns } from './columns.ts';
 import { TYPES } from './columns.ts';
-import { addPosting, andInto, type Bits, type Postings, postingSize, wordsFor } from './bitset.ts';
+import { addPosting, andInto, type Bits, type Postings, popcount, postingSize, wordsFor } from './bitset.ts';
 import { atLeast, atMost, type EnumBits, type RankSlice, trigramsOf } from './indexes.ts';
 import { type NetworkFilter, networkMatches, parseNetworkFilter } from './networks.ts';
 import { isFreshAt } from './freshness.ts';
@@ -162,25 +162,35 @@ function scanRows(c: Columns, f: RowFilter, nowMs: number, list: Int32Array): nu
 interface Narrower {
   size: number;
   cost: number;
+  /**
+   * The set is exactly the rows the filter accepts (not only a superset): when every active
+   * filter's set is exact and applied, the intersection is the answer and no row is tested.
+   */
+  exact: boolean;
   shared?: Bits;
   fill?: (out: Bits) => void;
 }
 
+/** A filter no row passes (an unknown host, tag or trigram). */
+const NONE: Narrower = { size: 0, cost: 0, exact: true };
+
 function enumNarrower(e: EnumBits, v: number): Narrower {
   const shared = e.bits.get(v);
-  return shared ? { size: e.counts.get(v)!, cost: 0, shared } : { size: 0, cost: 0 };
+  return shared ? { size: e.counts.get(v)!, cost: 0, exact: true, shared } : NONE;
 }
 
-function sliceNarrower(s: RankSlice, bucket: number): Narrower {
-  return { size: s.size, cost: Math.min(s.size, bucket), fill: (out) => s.fill(out) };
+/** The range indexes hold the column values themselves and compare as the predicate does: exact, except where `exact` says. */
+function sliceNarrower(s: RankSlice, bucket: number, exact = true): Narrower {
+  return { size: s.size, cost: Math.min(s.size, bucket), exact, fill: (out) => s.fill(out) };
 }
 
-function postingsNarrower(p: Postings, keys: number[]): Narrower {
+function postingsNarrower(p: Postings, keys: number[], exact = true): Narrower {
   let size = 0;
   for (const k of keys) size += postingSize(p, k);
   return {
     size,
     cost: size,
+    exact,
     fill(out) {
       out.fill(0);
       for (const k of keys) addPosting(out, p, k);
@@ -193,6 +203,7 @@ function containingNarrower(c: Columns, word: string): Narrower {
   return {
     size: c.n,
     cost: c.n,
+    exact: true,
     fill(out) {
       out.fill(0);
       const hay = c.haystack;
@@ -215,7 +226,7 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
   const out: Narrower[] = [];
   // Fresh iff now - lastCheck <= two intervals; the index holds lastCheck + two intervals, and the
   // 1 ms of slack keeps every fresh row in despite rounding (the predicate decides).
-  if (f.dir) out.push(sliceNarrower(atLeast(ix.freshUntil, nowMs - 1), ix.freshUntil.bucket));
+  if (f.dir) out.push(sliceNarrower(atLeast(ix.freshUntil, nowMs - 1), ix.freshUntil.bucket, false));
   if (f.tierV >= 0) out.push(enumNarrower(ix.tier, f.tierV));
   if (f.typeV >= 0) out.push(enumNarrower(ix.type, f.typeV));
   if (f.mainnetV >= 0) out.push(enumNarrower(ix.mainnet, f.mainnetV));
@@ -228,7 +239,7 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
   if (f.hasMinPayers) out.push(sliceNarrower(atLeast(ix.payers, f.minPayers), ix.payers.bucket));
   if (f.hasMaxPrice) out.push(sliceNarrower(atMost(ix.price, f.maxPrice), ix.price.bucket));
   if (f.hasMaxTerms) out.push(sliceNarrower(atMost(ix.termsChanges90d, f.maxTerms), ix.termsChanges90d.bucket));
-  if (f.hostV !== -2) out.push(f.hostV === -1 ? { size: 0, cost: 0 } : postingsNarrower(ix.hosts, [f.hostV]));
+  if (f.hostV !== -2) out.push(f.hostV === -1 ? NONE : postingsNarrower(ix.hosts, [f.hostV]));
   if (f.networkOk !== null) {
     const ok: number[] = [];
     for (let s = 0; s < f.networkOk.length; s++) if (f.networkOk[s] === 1) ok.push(s);
@@ -236,7 +247,7 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
   }
   if (f.tag !== undefined) {
     const id = ix.tagIds.get(f.tag);
-    out.push(id === undefined ? { size: 0, cost: 0 } : postingsNarrower(ix.tags, [id]));
+    out.push(id === undefined ? NONE : postingsNarrower(ix.tags, [id]));
   }
   for (const w of f.words) {
     const grams = trigramsOf(w);
@@ -244,10 +255,10 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
       out.push(containingNarrower(c, w));
       continue;
     }
-    // Every trigram of the word occurs in a row that contains it.
+    // Every trigram of the word occurs in a row that contains it; a three-unit word is its one trigram (exact).
     for (const g of grams) {
       const id = ix.text.keys.get(g);
-      out.push(id === undefined ? { size: 0, cost: 0 } : postingsNarrower(ix.text.postings, [id]));
+      out.push(id === undefined ? NONE : postingsNarrower(ix.text.postings, [id], w.length === 3));
     }
   }
   return out;
@@ -257,12 +268,78 @@ function narrowers(c: Columns, f: RowFilter, nowMs: number): Narrower[] {
 let scratchAcc = new Uint32Array(0);
 let scratchTmp = new Uint32Array(0);
 
+/** A search's matching rows as a bitset over row positions, and how many. */
+export interface MatchBits {
+  /** Scratch storage: valid until the next search. */
+  bits: Bits;
+  count: number;
+}
+
 /**
  * The filters of GET /api/v1/services (pure; `nowMs` only for scope=directory), answered from the
  * generation's indexes: the candidate sets of the active filters are intersected smallest first (a
- * set is skipped once building it would cost more than testing the candidates left), then
- * rowMatches decides on every remaining candidate. Writes the matching positions, ascending, to the
- * start of `list` (length >= rows) and returns how many: exactly what scanList returns.
+ * set is skipped once building it would cost more than testing the candidates left). When every
+ * active filter's set is exact and was applied, the intersection is the answer; otherwise
+ * rowMatches decides on every remaining candidate. The rows are exactly those scanList returns.
+ */
+export function matchBits(c: Columns, q: EffectiveQuery, nowMs: number): MatchBits {
+  const f = rowFilter(c, q);
+  const sets = narrowers(c, f, nowMs).sort((a, b) => a.size - b.size);
+  const words = wordsFor(c.n);
+  if (scratchAcc.length < words) {
+    scratchAcc = new Uint32Array(words);
+    scratchTmp = new Uint32Array(words);
+  }
+  const acc = scratchAcc.subarray(0, words);
+  const tmp = scratchTmp.subarray(0, words);
+  if (sets.length === 0) {
+    // No active filter: every row matches.
+    acc.fill(0xffffffff);
+    if (c.n & 31) acc[words - 1] = (1 << (c.n & 31)) - 1;
+    return { bits: acc, count: c.n };
+  }
+  const first = sets[0]!;
+  if (first.size === 0) {
+    acc.fill(0);
+    return { bits: acc, count: 0 };
+  }
+  if (first.shared) acc.set(first.shared);
+  else first.fill!(acc);
+  let exact = first.exact;
+  let bound = first.size;
+  for (let s = 1; s < sets.length; s++) {
+    const set = sets[s]!;
+    if (set.cost > bound) {
+      exact = false; // the predicate tests the candidates left for less
+      continue;
+    }
+    if (set.shared) andInto(acc, set.shared);
+    else {
+      set.fill!(tmp);
+      andInto(acc, tmp);
+    }
+    exact &&= set.exact;
+    bound = Math.min(bound, set.size);
+  }
+  if (exact) return { bits: acc, count: popcount(acc) };
+  let count = 0;
+  for (let w = 0; w < words; w++) {
+    let x = acc[w]!;
+    let keep = x;
+    while (x !== 0) {
+      const low = x & -x;
+      if (rowMatches(c, f, nowMs, (w << 5) | (31 - Math.clz32(low)))) count++;
+      else keep ^= low;
+      x ^= low;
+    }
+    acc[w] = keep;
+  }
+  return { bits: acc, count };
+}
+
+/**
+ * matchBits as a list: writes the matching positions, ascending, to the start of `list` (length >=
+ * rows) and returns how many: exactly what scanList returns (the search property test).
  */
 export function matchList(
   _rows: SearchRow[],
@@ -271,38 +348,13 @@ export function matchList(
   nowMs: number,
   list: Int32Array = new Int32Array(c.n),
 ): number {
-  const f = rowFilter(c, q);
-  const sets = narrowers(c, f, nowMs).sort((a, b) => a.size - b.size);
-  if (sets.length === 0) return scanRows(c, f, nowMs, list);
-  if (sets[0]!.size === 0) return 0;
-  const words = wordsFor(c.n);
-  if (scratchAcc.length < words) {
-    scratchAcc = new Uint32Array(words);
-    scratchTmp = new Uint32Array(words);
-  }
-  const acc = scratchAcc.subarray(0, words);
-  const tmp = scratchTmp.subarray(0, words);
-  const first = sets[0]!;
-  if (first.shared) acc.set(first.shared);
-  else first.fill!(acc);
-  let bound = first.size;
-  for (let s = 1; s < sets.length; s++) {
-    const set = sets[s]!;
-    if (set.cost > bound) continue; // the predicate tests the candidates left for less
-    if (set.shared) andInto(acc, set.shared);
-    else {
-      set.fill!(tmp);
-      andInto(acc, tmp);
-    }
-    bound = Math.min(bound, set.size);
-  }
+  const { bits } = matchBits(c, q, nowMs);
   let len = 0;
-  for (let w = 0; w < words; w++) {
-    let x = acc[w]!;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w]!;
     while (x !== 0) {
       const low = x & -x;
-      const i = (w << 5) | (31 - Math.clz32(low));
-      if (rowMatches(c, f, nowMs, i)) list[len++] = i;
+      list[len++] = (w << 5) | (31 - Math.clz32(low));
       x ^= low;
     }
   }

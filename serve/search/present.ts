@@ -1,6 +1,6 @@
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
-import { withScheduleTier } from './deprecation.ts';
+import { scheduleTierServed, withScheduleTier } from './deprecation.ts';
 import { freshnessAt, type Freshness } from './freshness.ts';
 import type { SearchRow } from './row.ts';
 
@@ -25,10 +25,72 @@ export function rowFreshness(row: SearchRow, now: Date): Freshness {
   return freshnessAt(row.lastCheckMs, row.intervalHours, now.getTime());
 }
 
+/** The published summary of a row, as a new object (parsed from the row's serialization). */
+export function summaryOf(row: SearchRow): ServiceSummary {
+  return JSON.parse(row.summaryBytes.toString('utf8', row.summaryAt, row.summaryEnd)) as ServiceSummary;
+}
+
+/** The reference presentation, as an object (the MCP tool and pages read it; presentSummaryJson must serialize to the same bytes). */
 export function presentSummary(row: SearchRow, opts: PresentOptions): ServiceSummary {
-  const s = row.summary;
+  const s = summaryOf(row);
   const evidence = withScheduleTier({ ...s.evidence, freshness: rowFreshness(row, opts.now) }, opts.now) as ServiceSummary['evidence'];
   return { ...s, evidence, links: links(s.links, opts.baseUrl) };
+}
+
+/**
+ * What every summary of one answer shares: the answer instant, whether `schedule_tier` is still
+ * served then, and the base URL as it appears inside a JSON string ('' when links stay relative).
+ */
+export interface SummaryRender {
+  opts: PresentOptions;
+  nowMs: number;
+  tierServed: boolean;
+  base: string;
+}
+
+export function summaryRender(opts: PresentOptions): SummaryRender {
+  const b = opts.baseUrl ? opts.baseUrl.replace(/\/+$/, '') : '';
+  return { opts, nowMs: opts.now.getTime(), tierServed: scheduleTierServed(opts.now), base: b ? JSON.stringify(b).slice(1, -1) : '' };
+}
+
+const FRESHNESS_JSON: Record<Freshness, string> = { fresh: '"fresh"', stale: '"stale"', no_data: '"no_data"' };
+
+/**
+ * `JSON.stringify(presentSummary(row, opts))` without building or serializing an object: the row's
+ * published serialization (UTF-8, decoded piece by piece; every edit falls between characters) with
+ * the answer-time values spliced in at the positions its layout noted (row.ts serializeSummary).
+ * Rows without a layout take the reference path. A test holds the two equal.
+ */
+export function presentSummaryJson(row: SearchRow, r: SummaryRender): string {
+  const l = row.layout;
+  if (l === null) return JSON.stringify(presentSummary(row, r.opts));
+  const bytes = row.summaryBytes;
+  const from = row.summaryAt;
+  const fresh = FRESHNESS_JSON[freshnessAt(row.lastCheckMs, row.intervalHours, r.nowMs)];
+  // The edits in position order: at most freshness, the tier member and two link prefixes.
+  const at: number[] = [l.freshFrom];
+  const to: number[] = [l.freshTo];
+  const text: string[] = [fresh];
+  if (!r.tierServed) insertEdit(at, to, text, l.tierFrom, l.tierTo, '');
+  if (r.base !== '') {
+    if (l.pageAt >= 0) insertEdit(at, to, text, l.pageAt, l.pageAt, r.base);
+    if (l.apiAt >= 0) insertEdit(at, to, text, l.apiAt, l.apiAt, r.base);
+  }
+  let out = '';
+  let pos = 0;
+  for (let k = 0; k < at.length; k++) {
+    out += bytes.toString('utf8', from + pos, from + at[k]!) + text[k];
+    pos = to[k]!;
+  }
+  return out + bytes.toString('utf8', from + pos, row.summaryEnd);
+}
+
+function insertEdit(at: number[], to: number[], text: string[], from: number, end: number, t: string): void {
+  let k = at.length;
+  while (k > 0 && at[k - 1]! > from) k--;
+  at.splice(k, 0, from);
+  to.splice(k, 0, end);
+  text.splice(k, 0, t);
 }
 
 /**

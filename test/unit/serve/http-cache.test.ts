@@ -96,6 +96,8 @@ describe('HTTP caching of the server', () => {
       h = await harness({ services: [{ id: 'cand_a' }] });
       const first = await get(path);
       const etag = first.res.headers.get('etag')!;
+      // The search sends its cached bytes with their length.
+      if (path === SEARCH) expect(first.res.headers.get('content-length')).toBe(String(Buffer.byteLength(first.text)));
       for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
         const r = await get(path, { 'If-None-Match': inm });
         expect(r.status, inm).toBe(304);
@@ -104,6 +106,7 @@ describe('HTTP caching of the server', () => {
         expect(r.res.headers.get('cache-control')).toBe(first.res.headers.get('cache-control'));
         expect(r.res.headers.get('last-modified')).toBe(first.res.headers.get('last-modified'));
         expect(r.res.headers.get('content-type')).toBeNull();
+        expect(r.res.headers.get('content-length') ?? '0').toBe('0');
         expect(r.res.headers.get('x-api-status')).toBe('preview');
       }
       const stale = await get(path, { 'If-None-Match': '"g0.stale"' });
@@ -185,6 +188,44 @@ describe('HTTP caching of the server', () => {
       expect(r.res.headers.get('etag'), p).not.toBe(old);
       if (p !== SEARCH) expect(r.res.headers.get('last-modified'), p).toBe(httpDate(h.clock()));
     }
+  });
+
+  it('the search ETag names the generation, the normalized query and the answer instant, not the request spelling', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }, { id: 'cand_b' }] });
+    const etag = async (p: string) => {
+      h.deps.searchCache.clear(); // every answer recomputed: equal tags must come from equal inputs, not from one cached entry
+      const r = await get(p);
+      expect(r.status, p).toBe(200);
+      return { tag: r.res.headers.get('etag')!, text: r.text };
+    };
+    const a = await etag('/api/v1/services?scope=index&sort=name&limit=10');
+    // Parameter order, defaults spelled out and letter case of case-insensitive values: the same query.
+    for (const p of [
+      '/api/v1/services?limit=10&sort=name&scope=index',
+      '/api/v1/services?scope=index&sort=name&limit=10&offset=0',
+      '/api/v1/services?scope=index&sort=name&limit=10&q=%20',
+    ]) {
+      const b = await etag(p);
+      expect(b.tag, p).toBe(a.tag);
+      expect(b.text, p).toBe(a.text); // a strong tag: equal tags, equal bytes
+    }
+    for (const p of [
+      '/api/v1/services?scope=index&sort=name&limit=11',
+      '/api/v1/services?scope=index&sort=name&limit=10&type=api_endpoint',
+    ]) {
+      expect((await etag(p)).tag, p).not.toBe(a.tag);
+    }
+    // Another answer instant is another body (`generated_at`), so another tag.
+    h.clock.advance(1);
+    const later = await etag('/api/v1/services?scope=index&sort=name&limit=10');
+    expect(later.text).not.toBe(a.text);
+    expect(later.tag).not.toBe(a.tag);
+    // Another generation: another tag, even at the same instant for the same query.
+    h.publish({ generation: 'g2', services: [{ id: 'cand_a' }, { id: 'cand_b' }] });
+    expect(await h.deps.site.reload()).toBe(true);
+    const g2 = await etag('/api/v1/services?scope=index&sort=name&limit=10');
+    expect(g2.tag).toMatch(/^"g2\./);
+    expect(g2.tag).not.toBe(later.tag);
   });
 
   it('HEAD carries the same validators and honours If-None-Match', async () => {

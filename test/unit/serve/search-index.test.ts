@@ -6,6 +6,7 @@ import { matchList, scanList } from '../../../serve/search/filter.ts';
 import { presort } from '../../../serve/search/order.ts';
 import { parseServicesQuery, type Sort } from '../../../serve/search/query.ts';
 import { compileRow, type SearchRow } from '../../../serve/search/row.ts';
+import { summaryOf } from '../../../serve/search/present.ts';
 import { runSearch } from '../../../serve/search/run.ts';
 import { buildService, generateSpecs, type ServiceSpec } from '../../serve/fixture.ts';
 
@@ -213,7 +214,7 @@ describe('indexed search = reference scan', () => {
     const q = parseServicesQuery({ scope: 'index', q: 'api 2995' });
     const list = new Int32Array(g.rows.length);
     const len = matchList(g.rows, g.columns, q, NOW.getTime(), list);
-    expect(g.rows[list[0]!]!.summary.name).toBe('Weather API 2995');
+    expect(summaryOf(g.rows[list[0]!]!).name).toBe('Weather API 2995');
     expect(len).toBe(1);
     // Trigram postings of `2999` hold only rows whose haystack has it.
     const ix = g.columns.index.text;
