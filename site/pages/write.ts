@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexRecord, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../contract/index.ts';
+import type { IndexRecordFile, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../contract/index.ts';
 import { CSS, JS } from './assets.ts';
 import { renderDirectoryPage } from './directory.ts';
 import { renderErrorPage } from './error-page.ts';
@@ -89,7 +89,7 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   const list =
     opts.directory ??
     defaultDirectoryList(
-      (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
+      (await readJson<IndexRecordFile[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
       opts.generatedAt,
       stats?.data_as_of ?? null,
     );

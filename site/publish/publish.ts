@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
 import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { API_VERSION, DAILY_DAYS, LISTING_CRITERIA_RULE, Manifest, scheduleTierServed } from '../contract/index.ts';
+import {
+  API_VERSION,
+  DAILY_DAYS,
+  LISTING_CRITERIA_RULE,
+  Manifest,
+  scheduleTierServed,
+  shardBits as indexShardBits,
+} from '../contract/index.ts';
 import { writePages } from '../pages/index.ts';
 import {
   createGenerationDir,
@@ -106,6 +113,10 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     // `current` points to share its files (docs/notes/incremental-publish.md).
     const pages = opts.pages !== false;
     const baseUrl = publicBaseUrl(ctx.config);
+    // Index shard bits from the number of services publish stages (every row of `services`).
+    const shardBits = await step('previous', async () =>
+      indexShardBits(Number((await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM services'))[0]?.n ?? 0)),
+    );
     const salt = await step('previous', async () =>
       fingerprintSalt({
         days: dayRange(now, DAILY_DAYS),
@@ -113,13 +124,14 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         pages,
         baseUrl,
         engine: String((await store.all<{ v: string }>('SELECT version() AS v'))[0]?.v ?? ''),
+        shardBits,
       }),
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
     let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
     const services = await step('services', async () => {
       try {
-        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous });
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous });
       } catch (e) {
         if (!previous) throw e;
         // A previous generation that cannot be shared from (a file missing or out of step with its
@@ -128,7 +140,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         previous = null;
         await rm(genDir, { recursive: true, force: true });
         await createGenerationDir(publicDir, generation);
-        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous: null });
+        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null });
       }
     });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
