@@ -6,13 +6,15 @@ import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import {
   API_VERSION,
+  type ChecksumEntry,
+  type ServiceDetailFile,
   DAILY_DAYS,
   LISTING_CRITERIA_RULE,
   Manifest,
   scheduleTierServed,
   shardBits as indexShardBits,
 } from '../contract/index.ts';
-import { writePages } from '../pages/index.ts';
+import { staticServicePage, writePages } from '../pages/index.ts';
 import {
   createGenerationDir,
   currentGeneration,
@@ -129,9 +131,11 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
     let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
+    // A rendered service's page is written with its detail file (no second read of the file).
+    const page = pages ? (d: ServiceDetailFile) => staticServicePage(d, baseUrl) : undefined;
     const services = await step('services', async () => {
       try {
-        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous });
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous, ...(page ? { page } : {}) });
       } catch (e) {
         if (!previous) throw e;
         // A previous generation that cannot be shared from (a file missing or out of step with its
@@ -140,7 +144,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         previous = null;
         await rm(genDir, { recursive: true, force: true });
         await createGenerationDir(publicDir, generation);
-        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null });
+        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null, ...(page ? { page } : {}) });
       }
     });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
@@ -156,8 +160,9 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));
     const linked = [...services.linked];
     if (pages) {
-      // An unchanged service's page is the previous generation's (same detail, same salt).
-      const skip = new Set<string>();
+      // An unchanged service's page is the previous generation's (same detail, same salt); a
+      // rendered one's was written with its detail file.
+      const skip = new Set<string>(services.paged);
       const from = previous;
       if (from)
         await step('pages.link', async () => {
@@ -188,8 +193,11 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       counts,
       pages,
     });
-    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : undefined;
-    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, ...(known ? { known } : {}) }));
+    // The seal reads neither the files linked from the previous generation (their sealed hashes)
+    // nor the service files written above (hashed as they were written).
+    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : new Map<string, ChecksumEntry>();
+    for (const [path, h] of services.written) known.set(path, { path, ...h });
+    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, known }));
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
     // Pruning is housekeeping: the publish has succeeded once the pointer switched.

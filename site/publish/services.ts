@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -41,6 +42,13 @@ export interface ServicesResult {
   unchanged: string[];
   /** Generation-relative paths of the files hard-linked from the previous generation. */
   linked: string[];
+  /**
+   * Size and SHA-256 of every file this step wrote, by generation-relative path, taken from the
+   * bytes as they were written: the seal need not read them back.
+   */
+  written: Map<string, { bytes: number; sha256: string }>;
+  /** Ids of the services whose page (`services/<id>.html`) was written here (`page` given). */
+  paged: string[];
   /** Milliseconds spent staging (SQL), fingerprinting + linking, reading batches (SQL), shaping + validating (JS), writing files. */
   timings: { stage: number; fingerprint: number; link: number; query: number; shape: number; write: number };
 }
@@ -87,7 +95,13 @@ export async function writeServices(
   genDir: string,
   now: Date,
   log: Logger,
-  opts: ServicesOptions & { salt: string; shardBits: number; previous?: PreviousGeneration | null },
+  opts: ServicesOptions & {
+    salt: string;
+    shardBits: number;
+    previous?: PreviousGeneration | null;
+    /** The static page of a rendered service (`services/<id>.html`), written beside its detail file. */
+    page?: (detail: ServiceDetailFile) => string;
+  },
 ): Promise<ServicesResult> {
   const batchSize = opts.batchSize ?? 2000;
   const limit = pLimit(opts.concurrency ?? 8);
@@ -108,7 +122,15 @@ export async function writeServices(
     rendered: [],
     unchanged: [],
     linked: [],
+    written: new Map(),
+    paged: [],
     timings,
+  };
+  // Write one file of the generation and keep its size and hash for the seal.
+  const put = async (rel: string, text: string): Promise<void> => {
+    const bytes = Buffer.from(text);
+    result.written.set(rel, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    await writeFile(join(genDir, rel), bytes);
   };
   let next: Promise<Row[]> | null = null;
   let inFlight: Promise<void> = Promise.resolve();
@@ -123,6 +145,7 @@ export async function writeServices(
     const detailDir = join(genDir, 'api', 'v1', 'services');
     await mkdir(detailDir, { recursive: true });
     await mkdir(join(genDir, 'index', 'summaries'), { recursive: true });
+    if (opts.page) await mkdir(join(genDir, 'services'), { recursive: true });
     const prevCounts = await previousShardCounts(previous, bits);
 
     // Share what did not change: a service keeps its previous file when its fingerprint is equal
@@ -228,12 +251,18 @@ export async function writeServices(
         result.rendered.push(detail.id);
         if (record.in_directory) result.inDirectory += 1;
         const body = JSON.stringify(detail);
-        writes.push(limit(() => writeFile(join(detailDir, `${detail.id}.json`), body)));
+        const id = detail.id;
+        writes.push(limit(() => put(detailPath(id), body)));
+        if (opts.page) {
+          const html = opts.page(detail);
+          result.paged.push(id);
+          writes.push(limit(() => put(`services/${id}.html`, html)));
+        }
       }
       counts[shard] = lines.length;
       result.services += lines.length;
       // Same bytes as JsonArrayWriter: one element per line, so the next publish can copy lines.
-      if (lines.length) await writeFile(join(genDir, rel), `[\n${lines.join(',\n')}\n]\n`);
+      if (lines.length) await put(rel, `[\n${lines.join(',\n')}\n]\n`);
     }
     lap('shape');
     await inFlight;
