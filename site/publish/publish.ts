@@ -39,7 +39,7 @@ import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
-import { linkedHashes, linkFrom, previousGeneration } from './incremental.ts';
+import { linkAll, linkedHashes, previousGeneration } from './incremental.ts';
 import { dayRange } from './rows.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
@@ -167,13 +167,13 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       if (from)
         await step('pages.link', async () => {
           await mkdir(join(genDir, 'services'), { recursive: true });
-          for (const id of services.unchanged) {
-            const rel = `services/${id}.html`;
-            if (linkFrom(from.dir, genDir, rel)) {
-              skip.add(id);
-              linked.push(rel);
-            }
-          }
+          const rels = services.unchanged.map((id) => `services/${id}.html`);
+          const ok = await linkAll(from.dir, genDir, rels);
+          services.unchanged.forEach((id, i) => {
+            if (!ok[i]) return;
+            skip.add(id);
+            linked.push(rels[i]!);
+          });
         });
       await step('pages', async () => {
         const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now));

@@ -18,7 +18,7 @@ import {
   type IndexRecordFile,
 } from '../contract/index.ts';
 import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
-import { linkFrom, type PreviousGeneration } from './incremental.ts';
+import { linkAll, linkFrom, type PreviousGeneration } from './incremental.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
 import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
 import { readArrayLines, validated, writeJson } from './write.ts';
@@ -152,9 +152,19 @@ export async function writeServices(
     // and the link succeeds; anything else is rendered.
     const shared = new Uint8Array(all.length + 1); // by ord
     const todo: number[] = [];
+    const same = previous ? all.filter((s) => previous.fingerprints.get(s.id) === s.fp) : [];
+    const ok = previous
+      ? await linkAll(
+          previous.dir,
+          genDir,
+          same.map((s) => detailPath(s.id)),
+        )
+      : [];
+    same.forEach((s, i) => {
+      if (ok[i]) shared[s.ord] = 1;
+    });
     for (const s of all) {
-      if (previous && previous.fingerprints.get(s.id) === s.fp && linkFrom(previous.dir, genDir, detailPath(s.id))) {
-        shared[s.ord] = 1;
+      if (shared[s.ord]) {
         result.unchanged.push(s.id);
         result.linked.push(detailPath(s.id));
       } else todo.push(s.ord);
