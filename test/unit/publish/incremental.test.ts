@@ -278,4 +278,28 @@ describe('incremental publish', () => {
       cleanup();
     }
   });
+
+  it('the server loads the index from its shards and refuses a layout out of step with them', async () => {
+    const { cleanup, store, ctx } = await setup(40);
+    try {
+      const r = await publish(ctx, store, { pages: false });
+      const layoutPath = join(r.dir, INDEX_SHARDS_FILE);
+      const layout = JSON.parse(readFileSync(layoutPath, 'utf8')) as IndexShards;
+      expect(layout.bits).toBe(2); // 40 services: 4 shards of 10 on average
+      expect(layout.counts.reduce((a, b) => a + b, 0)).toBe(40);
+      const site = await loadGeneration(r.dir, new Date(NOW));
+      expect(site.rows.map((x) => x.id).sort()).toEqual(
+        readIndex(r.dir)
+          .map((x) => x.summary.id)
+          .sort(),
+      );
+
+      const n = layout.counts.findIndex((c) => c > 0);
+      writeFileSync(layoutPath, JSON.stringify({ ...layout, counts: layout.counts.map((c, i) => (i === n ? c + 1 : c)) }));
+      await expect(loadGeneration(r.dir, new Date(NOW))).rejects.toThrow(/records, .*shards\.json says/);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
 });
