@@ -28,8 +28,11 @@
 -- networks source when none is known      atlas_unknown_networks_source(tier)      atlas_price_networks; publish
 --                                                                                   (before the first compute)
 -- provider endpoints (services per host)  atlas_provider_endpoints                 atlas_price_networks; publish
--- monitoring days, limited evidence       atlas_monitoring_days(since, at),        evidence_30d; publish (before
---                                         atlas_limited_evidence(since, at)        the first compute)
+-- monitoring days                         atlas_monitoring_days(since, at)         evidence_30d; the server evaluates
+--                                                                                   the same rule at data_as_of in
+--                                                                                   site/contract/monitoring.ts (tested equal)
+-- limited evidence                        atlas_limited_evidence(since, at)        evidence_30d; publish (before
+--                                                                                   the first compute)
 -- interval name of hours                  atlas_interval_name(h)                   evidence_30d, weekly reports
 -- listing criteria (listing-criteria/1)   listing_criteria (at atlas_compute_now)  compute (directory); publish and
 --                                                                                   the server read its results
@@ -254,6 +257,7 @@ CREATE OR REPLACE MACRO atlas_due_offset_ms(service_id, operation, hours, step) 
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: monitoring days at instant `at`: days since monitoring started (never below 0), to 3 decimals.
+-- Published files leave the figure out (it moves with time); the server adds it with the same rule.
 CREATE OR REPLACE MACRO atlas_monitoring_days(since, at_instant) AS round(greatest(0, epoch(at_instant) - epoch(since)) / 86400, 3)::DOUBLE;
 
 -- Rule: limited evidence at instant `at`: monitoring started less than 30 days before it (the

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import {
@@ -116,8 +117,18 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
 
+    // A service file leaves out evidence.monitoring_days; the server adds it counted to the
+    // generation's data_as_of (site/contract/monitoring.ts), and that answer is what is compared.
+    const runLog = existsSync(join(gen, 'run-log.json')) ? ((await readJson(join(gen, 'run-log.json'))) as { data_as_of?: unknown }) : null;
+    const asOf = monitoringAsOfMs(typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null, generatedAt);
     const bodies = new Map<string, Record<string, unknown>>();
-    for (const id of ids) bodies.set(id, (await readJson(api(gen, 'services', `${id}.json`))) as Record<string, unknown>);
+    for (const id of ids) {
+      const body = (await readJson(api(gen, 'services', `${id}.json`))) as Record<string, unknown>;
+      const ev = body.evidence as { monitoring_since?: unknown; monitoring_days?: unknown } | undefined;
+      if (ev && ev.monitoring_days === undefined && typeof ev.monitoring_since === 'string')
+        body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
+      bodies.set(id, body);
+    }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
 
     // Directory membership at each evaluation's own instant.

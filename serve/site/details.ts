@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { SiteState } from './state.ts';
 
@@ -7,7 +8,8 @@ import type { SiteState } from './state.ts';
  * Single-service detail files (`api/v1/services/<id>.json`) read on demand from the generation
  * folder and kept in a bounded LRU per generation (keys include the generation, so a swap never
  * serves an old object for a new generation). The id was already checked against the loaded index,
- * so no path can be built from unchecked input.
+ * so no path can be built from unchecked input. A detail is cached with `evidence.monitoring_days`
+ * added (the file leaves it out).
  */
 export class DetailCache {
   private readonly map = new Map<string, ServiceDetail>();
@@ -24,6 +26,10 @@ export class DetailCache {
     let detail: ServiceDetail;
     try {
       detail = JSON.parse(await readFile(join(site.dir, 'api', 'v1', 'services', `${id}.json`), 'utf8')) as ServiceDetail;
+      // The file leaves out monitoring_days; it is the generation's figure, counted to its
+      // data_as_of (site/contract/monitoring.ts), the same value the index rows carry.
+      if (typeof detail.evidence?.monitoring_since === 'string')
+        detail.evidence = withMonitoringDays(detail.evidence, monitoringAsOfMs(site.dataAsOf, site.generatedAt));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

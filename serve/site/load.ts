@@ -2,8 +2,9 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { IndexRecord } from '../../site/contract/index-record.ts';
+import { INDEX_SHARDS_FILE, IndexRecord, IndexShards, shardFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
+import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
@@ -58,15 +59,44 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
  * The index records compiled one by one as they are parsed (json-array.ts): only the search rows
  * (each keeps its published summary) and the search haystacks stay; the rest of every record is
  * garbage as soon as it is compiled, so the load never holds every record whole.
+ * The files: the shards listed by `index/shards.json` (site/contract/index-record.ts), or a
+ * generation's single `index/summaries.json` (generations published before the index was split).
+ * Each record gets `evidence.monitoring_days` at `asOfMs` (site/contract/monitoring.ts: the files
+ * leave it out) before it is checked against the contract and compiled.
  */
-async function loadRows(path: string): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
+async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
   const rows: SearchRow[] = [];
   const haystacks: string[] = [];
-  await forEachArrayElement(path, (value, i) => {
-    const rec = checkRecord(value, i, path);
+  let n = 0;
+  const onRecord = (where: string) => (value: unknown) => {
+    const i = n++;
+    const v = value as { summary?: { evidence?: { monitoring_since?: unknown } } } | null;
+    const e = v?.summary?.evidence;
+    if (e && typeof e.monitoring_since === 'string') v.summary!.evidence = withMonitoringDays(e as { monitoring_since: string }, asOfMs);
+    const rec = checkRecord(value, i, where);
     rows.push(compileRow(rec, i));
     haystacks.push(rec.search.haystack);
-  });
+  };
+  const layoutPath = join(dir, INDEX_SHARDS_FILE);
+  const layout = await optionalObject(layoutPath);
+  if (!layout) {
+    const path = join(dir, 'index', 'summaries.json');
+    await forEachArrayElement(path, onRecord(path));
+    return { rows, haystacks };
+  }
+  const parsed = IndexShards.safeParse(layout);
+  if (!parsed.success) throw new AtlasError('invalid_input', `${layoutPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const { bits, counts, services } = parsed.data;
+  if (counts.length !== 2 ** bits) throw new AtlasError('invalid_input', `${layoutPath}: ${counts.length} shard counts for ${bits} bits`);
+  for (let s = 0; s < counts.length; s++) {
+    if (!counts[s]) continue;
+    const path = join(dir, shardFile(s, bits));
+    const before = n;
+    // Shards are small (about SHARD_TARGET records): a small read buffer per file.
+    await forEachArrayElement(path, onRecord(path), 1 << 16);
+    if (n - before !== counts[s]) throw new AtlasError('invalid_input', `${path}: ${n - before} records, ${layoutPath} says ${counts[s]}`);
+  }
+  if (n !== services) throw new AtlasError('invalid_input', `${layoutPath}: ${n} records, it says ${services}`);
   return { rows, haystacks };
 }
 
@@ -82,10 +112,6 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   if (!existsSync(manifestPath)) throw new AtlasError('invalid_input', `${dir}: no manifest.json (incomplete generation)`);
   const manifest = Manifest.safeParse(await readJson(manifestPath));
   if (!manifest.success) throw new AtlasError('invalid_input', `${manifestPath}: ${manifest.error.issues[0]?.message ?? 'invalid'}`);
-
-  const { rows, haystacks } = await loadRows(join(dir, 'index', 'summaries.json'));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const columns = buildColumns(rows, haystacks);
 
   const api = join(dir, 'api', 'v1');
   const resources: SiteResources = {
@@ -109,6 +135,10 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   }
   const statsAsOf = resources.stats?.data_as_of;
   const dataAsOf = runLog ? runLog.data_as_of : typeof statsAsOf === 'string' ? statsAsOf : null;
+
+  const { rows, haystacks } = await loadRows(dir, monitoringAsOfMs(dataAsOf, manifest.data.generated_at));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const columns = buildColumns(rows, haystacks);
 
   const reports = new Map<string, Record<string, unknown>>();
   const reportsDir = join(api, 'reports');

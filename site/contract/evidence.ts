@@ -31,3 +31,11 @@ export const Evidence = z.strictObject({
   last_check: LastCheck.nullable(),
 });
 export type Evidence = z.infer<typeof Evidence>;
+
+/**
+ * Evidence as a generation's files carry it (index records, single-service files): without
+ * `monitoring_days`, which moves merely because time passes; the server adds it when it answers
+ * (site/contract/monitoring.ts).
+ */
+export const EvidenceFile = Evidence.omit({ monitoring_days: true });
+export type EvidenceFile = z.infer<typeof EvidenceFile>;

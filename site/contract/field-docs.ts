@@ -195,7 +195,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'Evidence.monitoring_days': d(
     'computed',
-    'Days from monitoring_since to data_as_of, to 3 decimals, never below 0 (to generated_at for a service compute has not evaluated yet).',
+    'Days from monitoring_since to data_as_of (to generated_at before the first compute), to 3 decimals, never below 0. Evaluated by the server when it answers; the published per-service files leave it out and give monitoring_since.',
     'days',
   ),
   'Evidence.limited_evidence': d(

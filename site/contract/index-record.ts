@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime } from './common.ts';
-import { ServiceSummary } from './summary.ts';
+import { ServiceSummary, ServiceSummaryFile } from './summary.ts';
 
 /**
  * Internal (not an API response): one element of `index/summaries.json` in a generation. Serve
@@ -30,9 +30,59 @@ export const IndexSearch = z.strictObject({
 });
 export type IndexSearch = z.infer<typeof IndexSearch>;
 
+/** An index record as the server holds it: the published record with `evidence.monitoring_days` added at load. */
 export const IndexRecord = z.strictObject({
   summary: ServiceSummary,
   in_directory: z.boolean(),
   search: IndexSearch,
 });
 export type IndexRecord = z.infer<typeof IndexRecord>;
+
+/**
+ * An index record as a generation's index files carry it: the summary without
+ * `evidence.monitoring_days` (site/contract/monitoring.ts), which the server adds at load.
+ */
+export const IndexRecordFile = IndexRecord.extend({ summary: ServiceSummaryFile });
+export type IndexRecordFile = z.infer<typeof IndexRecordFile>;
+
+/**
+ * The index of a generation is split into shards so that a publish rewrites only the shards holding
+ * a changed service and shares the others with the previous generation (docs/notes/incremental-publish.md):
+ *
+ *   index/shards.json              this object: the layout and every shard's record count
+ *   index/summaries/<hex>.json     one shard: a JSON array of IndexRecordFile, one record per line, by id
+ *
+ * A service's shard is the first `bits` bits of the MD5 digest of its id (read as a big-endian
+ * number), written as lowercase hex padded to ceil(bits / 4) digits (`bits` 0: the one shard `0`).
+ * `bits` is the smallest count that keeps the average shard at SHARD_TARGET records or fewer, so it
+ * depends only on how many services are published. Shards without a record are not written
+ * (`counts[n]` is 0). A static-host client finds one service's record with two requests.
+ */
+export const INDEX_SHARDS_FILE = 'index/shards.json';
+export const INDEX_SHARDS_FORMAT = 'atlas-index-shards/1';
+export const SHARD_TARGET = 16;
+
+export const IndexShards = z.strictObject({
+  format: z.literal(INDEX_SHARDS_FORMAT),
+  /** How a service's shard is found (the rule above, in words). */
+  shard_of: z.string(),
+  bits: z.number().int().min(0).max(24),
+  services: z.number().int().nonnegative(),
+  /** Records per shard, by shard number (2^bits entries). */
+  counts: z.array(z.number().int().nonnegative()),
+});
+export type IndexShards = z.infer<typeof IndexShards>;
+
+export const SHARD_OF_TEXT = 'first `bits` bits of md5(id), big-endian; file index/summaries/<lowercase hex, ceil(bits/4) digits>.json';
+
+/** Bits of the shard number for `services` records: average shard size at most SHARD_TARGET. */
+export function shardBits(services: number): number {
+  let bits = 0;
+  while (bits < 24 && services / 2 ** bits > SHARD_TARGET) bits += 1;
+  return bits;
+}
+
+/** Generation-relative path of shard `n` under `bits`. */
+export function shardFile(n: number, bits: number): string {
+  return `index/summaries/${n.toString(16).padStart(Math.max(1, Math.ceil(bits / 4)), '0')}.json`;
+}

@@ -1,6 +1,7 @@
 export * from './common.ts';
 export * from './requests.ts';
 export * from './evidence.ts';
+export * from './monitoring.ts';
 export * from './payment-terms.ts';
 export * from './summary.ts';
 export * from './notes.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
-import { Evidence } from './evidence.ts';
+import { Evidence, EvidenceFile } from './evidence.ts';
 import { PaymentTerms } from './payment-terms.ts';
 
 /** Figures reported by a registry, never measured by Atlas (members are our choice). */
@@ -59,3 +59,7 @@ export const ServiceSummary = z.strictObject({
   links: Links,
 });
 export type ServiceSummary = z.infer<typeof ServiceSummary>;
+
+/** A summary as a generation's files carry it: evidence without `monitoring_days` (EvidenceFile). */
+export const ServiceSummaryFile = ServiceSummary.extend({ evidence: EvidenceFile });
+export type ServiceSummaryFile = z.infer<typeof ServiceSummaryFile>;

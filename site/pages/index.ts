@@ -3,7 +3,7 @@
  * strings, shared by the static tree (`writePages`, called by publish before the pointer switch)
  * and the server (`serve/pages`).
  */
-export { writePages, readReports } from './write.ts';
+export { writePages, readReports, staticServicePage } from './write.ts';
 export type { WritePagesOptions } from './write.ts';
 export { renderDirectoryPage, renderSearchForm, renderServiceRow, formFromQuery, queryString, FORM_FIELDS } from './directory.ts';
 export type { DirectoryForm, DirectoryPageInput } from './directory.ts';

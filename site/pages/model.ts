@@ -7,6 +7,7 @@ export type {
   ServiceList,
   ServiceDetail,
   ServiceDetailFile,
+  EvidenceFile,
   CriterionResult,
   CheckRecord,
   DailyChecks,

@@ -1,18 +1,27 @@
 import { API_STATUS } from '../contract/common.ts';
-import type { IndexRecord } from '../contract/index.ts';
-import { NOTES } from '../contract/index.ts';
+import type { IndexRecordFile } from '../contract/index.ts';
+import { monitoringAsOfMs, NOTES, withMonitoringDays } from '../contract/index.ts';
 import type { ServiceList, ServiceSummary } from './model.ts';
 
 export const STATIC_PAGE_SIZE = 50;
+
+/**
+ * A published summary as the list shows it: `monitoring_days` at the generation's `data_as_of`
+ * (else `generated_at`), the instant the server counts them to (site/contract/monitoring.ts).
+ */
+export function listedSummary(summary: IndexRecordFile['summary'], asOfMs: number): ServiceSummary {
+  return { ...summary, evidence: withMonitoringDays(summary.evidence, asOfMs) };
+}
 
 /**
  * The default query (scope=directory, sort=evidence, first page) over the published index, for the
  * static `index.html`. Evidence order as the server's default sort (serve/search/order.ts): most
  * checks in 30 days, then most days of monitoring, then id. `dataAsOf`: when compute last ran.
  */
-export function defaultDirectoryList(records: readonly IndexRecord[], generatedAt: Date, dataAsOf: string | null = null): ServiceList {
-  const inDir = records.filter((r) => r.in_directory).map((r) => r.summary);
-  const sorted = [...inDir].sort(compareEvidence);
+export function defaultDirectoryList(records: readonly IndexRecordFile[], generatedAt: Date, dataAsOf: string | null = null): ServiceList {
+  const asOf = monitoringAsOfMs(dataAsOf, generatedAt.toISOString());
+  const inDir = records.filter((r) => r.in_directory).map((r) => listedSummary(r.summary, asOf));
+  const sorted = inDir.sort(compareEvidence);
   return {
     api_status: API_STATUS,
     generated_at: generatedAt.toISOString(),

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexRecord, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../contract/index.ts';
+import type { IndexRecordFile, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../contract/index.ts';
 import { CSS, JS } from './assets.ts';
 import { renderDirectoryPage } from './directory.ts';
 import { renderErrorPage } from './error-page.ts';
@@ -15,7 +15,7 @@ export interface WritePagesOptions {
   generatedAt: Date;
   /** The instance's public base URL, for absolute links (badge snippets); see PageMeta.baseUrl. */
   baseUrl?: string;
-  /** Services whose page is already in the folder (hard-linked from the previous generation): not rendered again. */
+  /** Services whose page is already in the folder (rendered by publish, or hard-linked from the previous generation): not rendered again. */
   skip?: ReadonlySet<string>;
   /** The directory list of `index.html`, when the caller built it already (publish streams it from the index). */
   directory?: ServiceList;
@@ -56,6 +56,17 @@ async function eachLimited<T>(items: readonly T[], n: number, fn: (item: T) => P
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
 }
 
+/**
+ * The static page of one service (`services/<id>.html`) from its published file. It depends on the
+ * file and the base URL only (no publish instant), so an unchanged service's page can be shared
+ * between generations; publish renders it while it shapes the service (site/publish/services.ts),
+ * writePages renders the pages of detail files not yet paged.
+ */
+export function staticServicePage(detail: ServiceDetailFile, baseUrl?: string): string {
+  const pageMeta: PageMeta = { generatedAt: null, live: false, ...(baseUrl ? { baseUrl } : {}) };
+  return safeRender(() => renderServicePage(detail, pageMeta), pageMeta, 'service');
+}
+
 /** Reports of the generation as the page shows them: current plus every frozen week, newest first. */
 export async function readReports(generationDir: string): Promise<{ current: ReportView | null; weeks: ReportView[] }> {
   const dir = join(generationDir, 'api', 'v1', 'reports');
@@ -89,7 +100,7 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   const list =
     opts.directory ??
     defaultDirectoryList(
-      (await readJson<IndexRecord[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
+      (await readJson<IndexRecordFile[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
       opts.generatedAt,
       stats?.data_as_of ?? null,
     );
@@ -99,9 +110,6 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   );
 
   const servicesDir = join(api, 'services');
-  // A service page depends on its detail file and the base URL only (no publish instant), so an
-  // unchanged service's page can be shared between generations.
-  const pageMeta: PageMeta = { ...meta, generatedAt: null };
   const skip = opts.skip;
   const files = existsSync(servicesDir)
     ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json') && !skip?.has(f.slice(0, -'.json'.length)))
@@ -109,10 +117,7 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
   await eachLimited(files, 32, async (file) => {
     const detail = await readJson<ServiceDetailFile>(join(servicesDir, file));
     if (!detail) return;
-    await writeFile(
-      join(generationDir, 'services', `${detail.id}.html`),
-      safeRender(() => renderServicePage(detail, pageMeta), pageMeta, 'service'),
-    );
+    await writeFile(join(generationDir, 'services', `${detail.id}.html`), staticServicePage(detail, opts.baseUrl));
   });
 
   if (status)

@@ -22,21 +22,22 @@ export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/1';
 
 /**
  * After staging (sql.ts): one row per service with its fingerprint. Each part contributes the sum of
- * its rows' hashes (order-free; the renderers order the rows by content) and the ordinal is left
- * out, so inserting a service does not change its neighbours. Two 64-bit hashes with different
+ * its rows' hashes (order-free; the renderers order the rows by content) and the ordinal and the
+ * index shard are left out, so inserting a service does not change its neighbours (the shard bits
+ * are in the salt). Two 64-bit hashes with different
  * salts make a 128-bit fingerprint. $1: the salt.
  */
 export const FINGERPRINT_SQL = `
 CREATE OR REPLACE TEMP TABLE pub_fp AS
 WITH
-sh AS (SELECT ord, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord))) AS h FROM pub_summary),
+sh AS (SELECT ord, shard, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord, shard))) AS h FROM pub_summary),
 o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
 r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
 d AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_daily GROUP BY ord),
 i AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_intervals GROUP BY ord),
 c AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_terms_changes GROUP BY ord),
 l AS (SELECT ord, sum(hash(j)) AS h FROM pub_terms_latest GROUP BY ord)
-SELECT sh.ord, sh.id, coalesce(sh.in_directory, false) AS in_directory,
+SELECT sh.ord, sh.shard, sh.id, coalesce(sh.in_directory, false) AS in_directory,
   printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, d.h, i.h, c.h, l.h),
     hash($1::VARCHAR || '/2', sh.h, o.h, r.h, d.h, i.h, c.h, l.h)) AS fp
 FROM sh
@@ -85,10 +86,22 @@ export interface SaltInput {
   baseUrl: string;
   /** DuckDB's version: its hash function makes the fingerprints. */
   engine: string;
+  /** Index shard bits (site/contract/index-record.ts): another count moves every record to another shard file. */
+  shardBits: number;
 }
 
 export function fingerprintSalt(s: SaltInput): string {
-  const parts = [FINGERPRINTS_FORMAT, renderCodeHash(), s.days[0] ?? '', s.days.at(-1) ?? '', s.scheduleTier, s.pages, s.baseUrl, s.engine];
+  const parts = [
+    FINGERPRINTS_FORMAT,
+    renderCodeHash(),
+    s.days[0] ?? '',
+    s.days.at(-1) ?? '',
+    s.scheduleTier,
+    s.pages,
+    s.baseUrl,
+    s.engine,
+    s.shardBits,
+  ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 

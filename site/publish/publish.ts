@@ -4,8 +4,17 @@ import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
 import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { API_VERSION, DAILY_DAYS, LISTING_CRITERIA_RULE, Manifest, scheduleTierServed } from '../contract/index.ts';
-import { writePages } from '../pages/index.ts';
+import {
+  API_VERSION,
+  type ChecksumEntry,
+  type ServiceDetailFile,
+  DAILY_DAYS,
+  LISTING_CRITERIA_RULE,
+  Manifest,
+  scheduleTierServed,
+  shardBits as indexShardBits,
+} from '../contract/index.ts';
+import { staticServicePage, writePages } from '../pages/index.ts';
 import {
   createGenerationDir,
   currentGeneration,
@@ -30,7 +39,7 @@ import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
-import { linkedHashes, linkFrom, previousGeneration } from './incremental.ts';
+import { linkAll, linkedHashes, previousGeneration } from './incremental.ts';
 import { dayRange } from './rows.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
@@ -106,6 +115,10 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     // `current` points to share its files (docs/notes/incremental-publish.md).
     const pages = opts.pages !== false;
     const baseUrl = publicBaseUrl(ctx.config);
+    // Index shard bits from the number of services publish stages (every row of `services`).
+    const shardBits = await step('previous', async () =>
+      indexShardBits(Number((await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM services'))[0]?.n ?? 0)),
+    );
     const salt = await step('previous', async () =>
       fingerprintSalt({
         days: dayRange(now, DAILY_DAYS),
@@ -113,13 +126,16 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         pages,
         baseUrl,
         engine: String((await store.all<{ v: string }>('SELECT version() AS v'))[0]?.v ?? ''),
+        shardBits,
       }),
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
     let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
+    // A rendered service's page is written with its detail file (no second read of the file).
+    const page = pages ? (d: ServiceDetailFile) => staticServicePage(d, baseUrl) : undefined;
     const services = await step('services', async () => {
       try {
-        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous });
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous, ...(page ? { page } : {}) });
       } catch (e) {
         if (!previous) throw e;
         // A previous generation that cannot be shared from (a file missing or out of step with its
@@ -128,7 +144,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         previous = null;
         await rm(genDir, { recursive: true, force: true });
         await createGenerationDir(publicDir, generation);
-        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, previous: null });
+        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null, ...(page ? { page } : {}) });
       }
     });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
@@ -144,19 +160,20 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));
     const linked = [...services.linked];
     if (pages) {
-      // An unchanged service's page is the previous generation's (same detail, same salt).
-      const skip = new Set<string>();
+      // An unchanged service's page is the previous generation's (same detail, same salt); a
+      // rendered one's was written with its detail file.
+      const skip = new Set<string>(services.paged);
       const from = previous;
       if (from)
         await step('pages.link', async () => {
           await mkdir(join(genDir, 'services'), { recursive: true });
-          for (const id of services.unchanged) {
-            const rel = `services/${id}.html`;
-            if (linkFrom(from.dir, genDir, rel)) {
-              skip.add(id);
-              linked.push(rel);
-            }
-          }
+          const rels = services.unchanged.map((id) => `services/${id}.html`);
+          const ok = await linkAll(from.dir, genDir, rels);
+          services.unchanged.forEach((id, i) => {
+            if (!ok[i]) return;
+            skip.add(id);
+            linked.push(rels[i]!);
+          });
         });
       await step('pages', async () => {
         const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now));
@@ -176,8 +193,11 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       counts,
       pages,
     });
-    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : undefined;
-    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, ...(known ? { known } : {}) }));
+    // The seal reads neither the files linked from the previous generation (their sealed hashes)
+    // nor the service files written above (hashed as they were written).
+    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : new Map<string, ChecksumEntry>();
+    for (const [path, h] of services.written) known.set(path, { path, ...h });
+    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, known }));
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
     // Pruning is housekeeping: the publish has succeeded once the pointer switched.

@@ -9,12 +9,13 @@ import {
   type CriterionResult,
   type CurrentTerms,
   type DailyChecks,
-  type IndexRecord,
+  type IndexRecordFile,
   type IntervalChange,
   type LastCheck,
   type OperationInfo,
   type ServiceDetailFile,
   type ServiceSummary,
+  type ServiceSummaryFile,
   type TermsChange,
 } from '../contract/index.ts';
 
@@ -39,7 +40,11 @@ const json = <T>(v: unknown, fallback: T): T => {
   }
 };
 
-export function summaryOf(r: Row, now: Date): ServiceSummary {
+/**
+ * The summary as the generation's files carry it: no `evidence.monitoring_days` (it moves with time;
+ * the server adds it when it answers, site/contract/monitoring.ts).
+ */
+export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
   const id = String(r.id);
   const tier = String(r.tier) as ServiceSummary['tier'];
   const discovered = tier === 'discovered';
@@ -93,7 +98,6 @@ export function summaryOf(r: Row, now: Date): ServiceSummary {
       check_interval_rule: str(r.check_interval_rule) ?? SCHEDULE_RULE,
       ...(scheduleTierServed(now) ? { schedule_tier: interval } : {}),
       monitoring_since: String(r.monitoring_since),
-      monitoring_days: num(r.monitoring_days) ?? 0,
       limited_evidence: Boolean(r.limited_evidence),
       checks_30d: num(r.checks_30d) ?? 0,
       passed_30d: num(r.passed_30d) ?? 0,
@@ -155,7 +159,7 @@ export function criteriaOf(r: Row): CriterionResult[] {
   }));
 }
 
-export function indexRecordOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[]): IndexRecord {
+export function indexRecordOf(r: Row, summary: ServiceSummaryFile, criteria: CriterionResult[]): IndexRecordFile {
   const discovered = summary.tier === 'discovered';
   return {
     summary,
@@ -185,7 +189,7 @@ function claimStatement(value: unknown, note: unknown, topic: string): string {
  * the URL and the day it was checked. Discovered: what the registry states about price and networks
  * (no URL, no check day: Atlas copies it, it did not check it).
  */
-export function claimsOf(r: Row, summary: ServiceSummary): Claim[] {
+export function claimsOf(r: Row, summary: ServiceSummaryFile): Claim[] {
   if (summary.tier === 'reviewed') {
     const claims = json<Record<string, { value?: unknown; source_url?: unknown; checked_at?: unknown; note?: unknown }>>(r.claims, {});
     return Object.entries(claims ?? {}).map(([topic, c]) => ({
@@ -251,7 +255,7 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
  * The single-service file: a function of the row and the day list only (no publish instant), so a
  * service whose inputs did not change renders to the same bytes in every generation.
  */
-export function detailOf(r: Row, summary: ServiceSummary, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailFile {
+export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailFile {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: API_STATUS,

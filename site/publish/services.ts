@@ -1,18 +1,33 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from '../../pipeline/core/log.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { DAILY_DAYS, IndexSearch, RECENT_CHECKS, ServiceDetailFile, type IndexRecord } from '../contract/index.ts';
+import {
+  DAILY_DAYS,
+  INDEX_SHARDS_FILE,
+  INDEX_SHARDS_FORMAT,
+  IndexSearch,
+  IndexShards,
+  RECENT_CHECKS,
+  SHARD_OF_TEXT,
+  ServiceDetailFile,
+  shardFile,
+  type IndexRecordFile,
+} from '../contract/index.ts';
 import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
-import { linkFrom, type PreviousGeneration } from './incremental.ts';
+import { linkAll, linkFrom, type PreviousGeneration } from './incremental.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
 import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
-import { JsonArrayWriter, readArrayLines, validated } from './write.ts';
+import { readArrayLines, validated, writeJson } from './write.ts';
 
 export interface ServicesOptions {
-  /** Services per ordinal-range batch (one query each; default 2000). */
+  /**
+   * Services per ordinal-range batch (one query each; default 500). Two batches of rows, bodies and
+   * pages are in memory at once: at 2,000 a full publish peaked about 450 MB higher (the same CPU).
+   */
   batchSize?: number;
   /** Detail files written in parallel (default 8: more only adds overhead on one disk). */
   concurrency?: number;
@@ -30,41 +45,71 @@ export interface ServicesResult {
   unchanged: string[];
   /** Generation-relative paths of the files hard-linked from the previous generation. */
   linked: string[];
+  /**
+   * Size and SHA-256 of every file this step wrote, by generation-relative path, taken from the
+   * bytes as they were written: the seal need not read them back.
+   */
+  written: Map<string, { bytes: number; sha256: string }>;
+  /** Ids of the services whose page (`services/<id>.html`) was written here (`page` given). */
+  paged: string[];
   /** Milliseconds spent staging (SQL), fingerprinting + linking, reading batches (SQL), shaping + validating (JS), writing files. */
   timings: { stage: number; fingerprint: number; link: number; query: number; shape: number; write: number };
 }
 
-const SUMMARIES = 'index/summaries.json';
 const detailPath = (id: string) => `api/v1/services/${id}.json`;
 
-/** The service id of one serialised index record (its first member is the summary, whose first is the id). */
-function recordId(line: string): string {
-  const m = /^\{"summary":\{"id":"([^"\\]+)"/.exec(line);
-  return m ? m[1]! : String((JSON.parse(line) as IndexRecord).summary.id);
+/** A service's index line as the previous generation's shard file has it, by id. */
+async function shardLines(path: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for await (const line of readArrayLines(path)) {
+    const m = /^\{"summary":\{"id":"([^"\\]+)"/.exec(line);
+    out.set(m ? m[1]! : String((JSON.parse(line) as IndexRecordFile).summary.id), line);
+  }
+  return out;
+}
+
+/** The previous generation's shard counts when it used the same shard bits (else nothing of its index is shared). */
+async function previousShardCounts(previous: PreviousGeneration | null, bits: number): Promise<number[] | null> {
+  if (!previous) return null;
+  try {
+    const r = IndexShards.safeParse(JSON.parse(await readFile(join(previous.dir, INDEX_SHARDS_FILE), 'utf8')));
+    return r.success && r.data.bits === bits ? r.data.counts : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Write `index/summaries.json` (every tracked service as an IndexRecord, ordered by id),
- * `api/v1/services/<id>.json` (the single-service file) and `index/fingerprints.txt` into a
- * generation folder.
- * Memory stays bounded: rows come in ordinal-range batches (ord = position by id), summaries are streamed to disk, detail
- * files are written with bounded concurrency. A service whose row does not validate is skipped
- * from both files and logged (one bad registry row must not stop every publish).
+ * Write the index (`index/shards.json` and the shards `index/summaries/<hex>.json`, every tracked
+ * service as an IndexRecordFile: site/contract/index-record.ts), `api/v1/services/<id>.json` (the
+ * single-service file) and `index/fingerprints.txt` into a generation folder.
+ * Memory stays bounded: rows come in ordinal-range batches (ord = position by shard, then id), each
+ * shard is written when its last service is done, detail files are written with bounded
+ * concurrency. A service whose row does not validate is skipped from every file and logged (one bad
+ * registry row must not stop every publish).
  * Incremental (`previous` given): only services whose fingerprint differs from the previous
  * generation's (or that are new) are rendered; the others' detail files are hard links to the
- * previous generation's and their index records are copied line for line from its summaries file,
- * so the result is byte-identical to rendering everything (docs/notes/incremental-publish.md).
+ * previous generation's and their index lines are copied from its shard; a shard whose services are
+ * all unchanged (and none left) is itself a link. The result is byte-identical to rendering
+ * everything (docs/notes/incremental-publish.md).
  */
 export async function writeServices(
   store: Store,
   genDir: string,
   now: Date,
   log: Logger,
-  opts: ServicesOptions & { salt: string; previous?: PreviousGeneration | null },
+  opts: ServicesOptions & {
+    salt: string;
+    shardBits: number;
+    previous?: PreviousGeneration | null;
+    /** The static page of a rendered service (`services/<id>.html`), written beside its detail file. */
+    page?: (detail: ServiceDetailFile) => string;
+  },
 ): Promise<ServicesResult> {
-  const batchSize = opts.batchSize ?? 2000;
+  const batchSize = opts.batchSize ?? 500;
   const limit = pLimit(opts.concurrency ?? 8);
   const previous = opts.previous ?? null;
+  const bits = opts.shardBits;
   const timings = { stage: 0, fingerprint: 0, link: 0, query: 0, shape: 0, write: 0 };
   let t = performance.now();
   const lap = (k: keyof typeof timings) => {
@@ -80,136 +125,173 @@ export async function writeServices(
     rendered: [],
     unchanged: [],
     linked: [],
+    written: new Map(),
+    paged: [],
     timings,
   };
+  // Write one file of the generation and keep its size and hash for the seal.
+  const put = async (rel: string, text: string): Promise<void> => {
+    const bytes = Buffer.from(text);
+    result.written.set(rel, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    await writeFile(join(genDir, rel), bytes);
+  };
   let next: Promise<Row[]> | null = null;
-  let summaries: JsonArrayWriter | null = null;
   let inFlight: Promise<void> = Promise.resolve();
-  let oldLines: AsyncGenerator<string> | null = null;
   try {
-    for (const st of [stageSummarySql(now), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
+    for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, [opts.salt]);
-    const all = await store.all<{ ord: number; id: string; in_directory: boolean; fp: string }>(
-      'SELECT ord, id, in_directory, fp FROM pub_fp ORDER BY ord',
+    const all = await store.all<{ ord: number; shard: number; id: string; in_directory: boolean; fp: string }>(
+      'SELECT ord, shard, id, in_directory, fp FROM pub_fp ORDER BY ord',
     );
     lap('fingerprint');
     const detailDir = join(genDir, 'api', 'v1', 'services');
     await mkdir(detailDir, { recursive: true });
-    await mkdir(join(genDir, 'index'), { recursive: true });
+    await mkdir(join(genDir, 'index', 'summaries'), { recursive: true });
+    if (opts.page) await mkdir(join(genDir, 'services'), { recursive: true });
+    const prevCounts = await previousShardCounts(previous, bits);
 
     // Share what did not change: a service keeps its previous file when its fingerprint is equal
     // and the link succeeds; anything else is rendered.
     const shared = new Uint8Array(all.length + 1); // by ord
     const todo: number[] = [];
+    const same = previous ? all.filter((s) => previous.fingerprints.get(s.id) === s.fp) : [];
+    const ok = previous
+      ? await linkAll(
+          previous.dir,
+          genDir,
+          same.map((s) => detailPath(s.id)),
+        )
+      : [];
+    same.forEach((s, i) => {
+      if (ok[i]) shared[s.ord] = 1;
+    });
     for (const s of all) {
-      if (previous && previous.fingerprints.get(s.id) === s.fp && linkFrom(previous.dir, genDir, detailPath(s.id))) {
-        shared[s.ord] = 1;
+      if (shared[s.ord]) {
         result.unchanged.push(s.id);
         result.linked.push(detailPath(s.id));
       } else todo.push(s.ord);
     }
     lap('link');
-    const fingerprints: [string, string][] = [];
-    if (previous && todo.length === 0 && all.length === previous.fingerprints.size && linkFrom(previous.dir, genDir, SUMMARIES)) {
-      // Nothing changed and nobody left: the whole index is the previous one.
-      result.linked.push(SUMMARIES);
-      for (const s of all) {
-        fingerprints.push([s.id, s.fp]);
-        result.services += 1;
-        if (s.in_directory) result.inDirectory += 1;
-      }
-    } else {
-      summaries = await JsonArrayWriter.open(join(genDir, SUMMARIES));
-      const out = summaries;
-      oldLines = result.unchanged.length ? readArrayLines(join(previous!.dir, SUMMARIES)) : null;
-      const lines = oldLines;
-      // Unchanged services up to (not including) ordinal `until`, copied from the previous index in order.
-      let k = 0;
-      const copyUntil = async (until: number) => {
-        for (; k < all.length && all[k]!.ord < until; k++) {
-          const s = all[k]!;
-          if (!shared[s.ord]) continue;
-          let line: string | undefined;
-          for (let r = await lines!.next(); !r.done; r = await lines!.next()) {
-            if (recordId(r.value) === s.id) {
-              line = r.value;
-              break;
-            }
-          }
-          if (line === undefined)
-            throw new AtlasError('internal', `publish: ${s.id} is unchanged but missing from the previous generation's ${SUMMARIES}`);
-          await out.pushRaw(line);
-          fingerprints.push([s.id, s.fp]);
-          result.services += 1;
-          if (s.in_directory) result.inDirectory += 1;
-        }
-      };
-      const fpByOrd = new Map(todo.map((o) => [o, all[o - 1]!.fp]));
-      const total = todo.length;
-      const days = dayRange(now, DAILY_DAYS);
-      const full = total === all.length;
-      if (!full) await store.run(STAGE_TODO_SQL, [todo.join(',')]);
-      // A full render reads plain ordinal ranges; an incremental one the ranks of pub_todo.
-      const fetch = (lo: number) => {
-        const hi = Math.min(lo + batchSize - 1, total);
-        return full ? store.all<Row>(BATCH_SQL, [lo, hi]) : store.all<Row>(BATCH_TODO_SQL, [todo[lo - 1]!, todo[hi - 1]!, lo, hi]);
-      };
-      // Prefetch: DuckDB runs the next batch's query on its own threads while JS shapes this one.
-      next = total > 0 ? fetch(1) : null;
-      for (let lo = 1; lo <= total; lo += batchSize) {
-        lap('write');
-        const rows = await next!;
-        next = lo + batchSize <= total ? fetch(lo + batchSize) : null;
-        next?.catch(() => undefined); // observed below; avoid an unhandled rejection if this batch throws first
-        lap('query');
-        const writes: Promise<void>[] = [];
-        for (const row of rows) {
-          await copyUntil(Number(row.ord));
-          k += 1; // this service
-          let record: IndexRecord;
-          let detail: ServiceDetailFile;
-          try {
-            const summary = summaryOf(row, now);
-            const criteria = criteriaOf(row);
-            // The detail holds every summary member under the same schemas, so validating the detail
-            // validates the summary; the index record's own part is `search` (saves a second pass).
-            detail = validated(ServiceDetailFile, detailOf(row, summary, criteria, days), `service ${summary.id}`);
-            record = indexRecordOf(row, summary, criteria);
-            validated(IndexSearch, record.search, `index record of ${summary.id}`);
-          } catch (e) {
-            result.invalid += 1;
-            log.warn(`publish: skipped ${String(row.id)}: ${(e as Error).message}`);
-            continue;
-          }
-          await out.push(record);
-          fingerprints.push([detail.id, fpByOrd.get(Number(row.ord))!]);
-          result.services += 1;
-          result.rendered.push(detail.id);
-          if (record.in_directory) result.inDirectory += 1;
-          const body = JSON.stringify(detail);
-          writes.push(limit(() => writeFile(join(detailDir, `${detail.id}.json`), body)));
-        }
+
+    // The rendered rows in ordinal order, fetched in batches; DuckDB runs the next batch's query on
+    // its own threads while JS shapes this one.
+    const total = todo.length;
+    const full = total === all.length;
+    if (!full && total > 0) await store.run(STAGE_TODO_SQL, [todo.join(',')]);
+    // A full render reads plain ordinal ranges; an incremental one the ranks of pub_todo.
+    const fetch = (lo: number) => {
+      const hi = Math.min(lo + batchSize - 1, total);
+      return full ? store.all<Row>(BATCH_SQL, [lo, hi]) : store.all<Row>(BATCH_TODO_SQL, [todo[lo - 1]!, todo[hi - 1]!, lo, hi]);
+    };
+    let batch: Row[] = [];
+    let at = 0; // next row of `batch`
+    let fetched = 0; // rows of `todo` requested so far
+    next = total > 0 ? fetch(1) : null;
+    let writes: Promise<void>[] = [];
+    const nextRow = async (): Promise<Row> => {
+      if (at === batch.length) {
         lap('shape');
-        // Overlap: this batch's files are written while the next batch is shaped; at most two
+        // Overlap: the previous batch's files are written while this one is shaped; at most two
         // batches of bodies are held in memory.
         await inFlight;
         inFlight = Promise.all(writes).then(() => undefined);
-        result.details += writes.length;
+        writes = [];
+        lap('write');
+        batch = await next!;
+        at = 0;
+        fetched += batch.length;
+        next = fetched < total ? fetch(fetched + 1) : null;
+        next?.catch(() => undefined); // observed below; avoid an unhandled rejection if this batch throws first
+        lap('query');
       }
-      await copyUntil(Number.POSITIVE_INFINITY);
-      await inFlight;
-      await out.close();
+      return batch[at++]!;
+    };
+
+    const days = dayRange(now, DAILY_DAYS);
+    const counts = new Array<number>(2 ** bits).fill(0);
+    const fingerprints: [string, string][] = [];
+    for (let i = 0; i < all.length; ) {
+      const shard = all[i]!.shard;
+      let j = i;
+      let changed = 0;
+      for (; j < all.length && all[j]!.shard === shard; j++) if (!shared[all[j]!.ord]) changed += 1;
+      const rel = shardFile(shard, bits);
+      const group = all.slice(i, j);
+      i = j;
+      if (previous && changed === 0 && prevCounts?.[shard] === group.length && linkFrom(previous.dir, genDir, rel)) {
+        // Every service of the shard is unchanged and none left it: the shard is the previous one.
+        result.linked.push(rel);
+        for (const s of group) {
+          fingerprints.push([s.id, s.fp]);
+          if (s.in_directory) result.inDirectory += 1;
+        }
+        counts[shard] = group.length;
+        result.services += group.length;
+        continue;
+      }
+      const old = changed < group.length ? await shardLines(join(previous!.dir, rel)) : null;
+      const lines: string[] = [];
+      for (const s of group) {
+        if (shared[s.ord]) {
+          const line = old!.get(s.id);
+          if (line === undefined)
+            throw new AtlasError('internal', `publish: ${s.id} is unchanged but missing from the previous generation's ${rel}`);
+          lines.push(line);
+          fingerprints.push([s.id, s.fp]);
+          if (s.in_directory) result.inDirectory += 1;
+          continue;
+        }
+        const row = await nextRow();
+        if (Number(row.ord) !== s.ord) throw new AtlasError('internal', `publish: row ${String(row.ord)} read where ${s.ord} was expected`);
+        let record: IndexRecordFile;
+        let detail: ServiceDetailFile;
+        try {
+          const summary = summaryOf(row, now);
+          const criteria = criteriaOf(row);
+          // The detail holds every summary member under the same schemas, so validating the detail
+          // validates the summary; the index record's own part is `search` (saves a second pass).
+          detail = validated(ServiceDetailFile, detailOf(row, summary, criteria, days), `service ${summary.id}`);
+          record = indexRecordOf(row, summary, criteria);
+          validated(IndexSearch, record.search, `index record of ${summary.id}`);
+        } catch (e) {
+          result.invalid += 1;
+          log.warn(`publish: skipped ${String(row.id)}: ${(e as Error).message}`);
+          continue;
+        }
+        lines.push(JSON.stringify(record));
+        fingerprints.push([detail.id, s.fp]);
+        result.rendered.push(detail.id);
+        if (record.in_directory) result.inDirectory += 1;
+        const body = JSON.stringify(detail);
+        const id = detail.id;
+        writes.push(limit(() => put(detailPath(id), body)));
+        if (opts.page) {
+          const html = opts.page(detail);
+          result.paged.push(id);
+          writes.push(limit(() => put(`services/${id}.html`, html)));
+        }
+      }
+      counts[shard] = lines.length;
+      result.services += lines.length;
+      // Same bytes as JsonArrayWriter: one element per line, so the next publish can copy lines.
+      if (lines.length) await put(rel, `[\n${lines.join(',\n')}\n]\n`);
     }
-    result.details += result.unchanged.length;
+    lap('shape');
+    await inFlight;
+    await Promise.all(writes);
+    result.details += result.rendered.length + result.unchanged.length;
+    await writeJson(join(genDir, INDEX_SHARDS_FILE), IndexShards, {
+      format: INDEX_SHARDS_FORMAT,
+      shard_of: SHARD_OF_TEXT,
+      bits,
+      services: result.services,
+      counts,
+    });
     await writeFile(join(genDir, FINGERPRINTS_FILE), fingerprintsText(opts.salt, fingerprints));
     lap('write');
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
-  } catch (e) {
-    summaries?.abort();
-    throw e;
   } finally {
-    await oldLines?.return(undefined);
     await next?.catch(() => undefined); // a prefetch still running must finish before the tables go
     await inFlight.catch(() => undefined);
     for (const sql of DROP_STAGED) await store.run(sql).catch(() => undefined);

@@ -4,13 +4,13 @@ import type { DuckDBValue } from '@duckdb/node-api';
  * The SQL publish runs. Everything is aggregated in DuckDB; JS only shapes rows into contract
  * objects. For 100k services and millions of checks, publish never issues a query per service:
  * it stages the per-service parts once into temp tables keyed and sorted by the service's ordinal
- * (position by id), then reads them in ordinal-range batches (zonemaps make each range read cheap).
+ * (position by index shard, then id), then reads them in ordinal-range batches (zonemaps make each range read cheap).
  *
  * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
  * evidence, terms_summary, terms_changes, service_derived (030) and view directory_current
  * (pipeline/store/rules.sql). A service that compute has not reached yet (no evidence /
  * service_derived row) gets neutral values (no price, no networks: those are compute's rule) and the
- * rules' own macros for the rest (atlas_monitoring_days, atlas_limited_evidence, atlas_interval_name,
+ * rules' own macros for the rest (atlas_limited_evidence, atlas_interval_name,
  * atlas_provider_endpoints, atlas_unknown_networks_source), never a second copy of a rule, so
  * publishing right after an ingest still works.
  */
@@ -24,9 +24,19 @@ export interface Statement {
   params: DuckDBValue[];
 }
 
-/** One row per service: every scalar the summary, the index record and the detail header need. $1: the publish instant. */
-export const stageSummarySql = (now: Date): Statement => ({
-  params: [now.toISOString()],
+/**
+ * The index shard of a service id under $2 bits (site/contract/index-record.ts): the first bits of
+ * md5(id), read from its first 8 hex digits.
+ */
+const shardOf = (id: string) => `(('0x' || left(md5(${id}), 8))::UBIGINT >> (32 - $2::INTEGER))::INTEGER`;
+
+/**
+ * One row per service: every scalar the summary, the index record and the detail header need.
+ * $1: the publish instant; $2: the index shard bits. The ordinal `ord` runs by shard, then id, so the
+ * services of one index shard are consecutive and the shards are written one after another.
+ */
+export const stageSummarySql = (now: Date, shardBits: number): Statement => ({
+  params: [now.toISOString(), shardBits],
   sql: `
 CREATE OR REPLACE TEMP TABLE pub_summary AS
 WITH prim AS (
@@ -34,7 +44,8 @@ WITH prim AS (
 ),
 opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id)
 SELECT
-  row_number() OVER (ORDER BY s.id)::INTEGER AS ord,
+  row_number() OVER (ORDER BY ${shardOf('s.id')}, s.id)::INTEGER AS ord,
+  ${shardOf('s.id')} AS shard,
   s.id, s.tier, s.type, s.name, s.name_source, s.host, s.url, s.method,
   coalesce(d.templated_url, s.templated_url) AS templated_url,
   s.operator, s.tags, s.category, s.description, s.listed, s.active, s.registry, s.mcp_status, s.remote_type,
@@ -53,7 +64,6 @@ SELECT
   coalesce(e.check_interval, atlas_interval_name(p.hours)) AS check_interval,
   e.check_interval_rule,
   ${iso('coalesce(e.monitoring_since, s.monitoring_since)')} AS monitoring_since,
-  coalesce(e.monitoring_days, atlas_monitoring_days(s.monitoring_since, $1::TIMESTAMP)) AS monitoring_days,
   coalesce(e.limited_evidence, atlas_limited_evidence(s.monitoring_since, $1::TIMESTAMP)) AS limited_evidence,
   coalesce(e.checks_30d, 0) AS checks_30d, coalesce(e.passed_30d, 0) AS passed_30d, coalesce(e.missed_30d, 0) AS missed_30d,
   e.pass_rate, coalesce(e.freshness, 'no_data') AS freshness,
@@ -72,7 +82,7 @@ LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
 LEFT JOIN directory_current dc ON dc.service_id = s.id
-ORDER BY s.id`,
+ORDER BY ord`,
 });
 
 /**

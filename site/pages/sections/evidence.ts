@@ -1,11 +1,16 @@
 import { html, raw as rawSvg, type Html } from '../html.ts';
 import { fmtDays, fmtInt, fmtMs, fmtPercent, fmtTime, intervalLabel } from '../format.ts';
-import type { ServiceDetail } from '../model.ts';
+import type { EvidenceFile, ServiceDetail } from '../model.ts';
 import { checkHistorySvg } from '../charts/history.ts';
 import { latencySvg } from '../charts/latency.ts';
 
-/** The 30-day evidence figures (docs/api.md, Evidence) as a definition list. */
-export function renderEvidence(d: Pick<ServiceDetail, 'evidence'>): Html {
+/**
+ * The 30-day evidence figures (docs/api.md, Evidence) as a definition list. `monitoring_days` is
+ * shown when the evidence carries it (pages the server renders, at its answer); a static page is
+ * rendered from the published file, which has only `monitoring_since` (the days would go stale on a
+ * static host: site/contract/monitoring.ts), so it shows the date alone.
+ */
+export function renderEvidence(d: { evidence: EvidenceFile & { monitoring_days?: number } }): Html {
   const e = d.evidence;
   const lc = e.last_check;
   return html`<section aria-labelledby="h-evidence"><h2 id="h-evidence">Evidence (last 30 days)</h2>
@@ -16,7 +21,7 @@ export function renderEvidence(d: Pick<ServiceDetail, 'evidence'>): Html {
 <dt>Freshness</dt><dd>${e.freshness.replace('_', ' ')}</dd>
 <dt>Check interval</dt><dd>${intervalLabel(e.check_interval_hours)} <span class="muted">(rule ${e.check_interval_rule})</span></dd>
 <dt>Operations monitored</dt><dd>${fmtInt(e.operations)}</dd>
-<dt>Monitoring since</dt><dd>${fmtTime(e.monitoring_since)} (${fmtDays(e.monitoring_days)})${e.limited_evidence ? html` <span class="badge stale">limited evidence: under 30 days</span>` : html``}</dd>
+<dt>Monitoring since</dt><dd>${fmtTime(e.monitoring_since)}${e.monitoring_days === undefined ? html`` : html` (${fmtDays(e.monitoring_days)})`}${e.limited_evidence ? html` <span class="badge stale">limited evidence: under 30 days</span>` : html``}</dd>
 <dt>Latest check</dt><dd>${
     lc
       ? html`${lc.passed ? html`<span class="yes">passed</span>` : html`<span class="no">failed</span>`} ${fmtTime(lc.checked_at)} · ${lc.operation} · HTTP ${lc.status ?? 'none'} · <code>${lc.reason}</code> · ${fmtMs(lc.latency_ms)} · rule ${lc.rule}`

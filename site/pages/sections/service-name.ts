@@ -1,5 +1,5 @@
 import { html, thirdParty, type Html } from '../html.ts';
-import type { ServiceSummary } from '../model.ts';
+import type { EvidenceFile, ServiceSummary } from '../model.ts';
 
 /** A service's name: Atlas-written names as plain text, registry labels marked as third-party. */
 export function serviceName(s: Pick<ServiceSummary, 'name' | 'name_source'>): Html {
@@ -11,7 +11,7 @@ export function tierBadge(tier: string): Html {
 }
 
 /** Latest check and freshness in one badge; colour is never the only signal (the word says it). */
-export function latestBadge(s: Pick<ServiceSummary, 'evidence'>): Html {
+export function latestBadge(s: { evidence: Pick<EvidenceFile, 'last_check' | 'freshness'> }): Html {
   const e = s.evidence;
   if (!e.last_check) return html`<span class="badge">no data</span>`;
   const verdict = e.last_check.passed ? html`<span class="badge pass">passed</span>` : html`<span class="badge fail">failed</span>`;

@@ -231,7 +231,6 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'site/pages/directory.ts SCOPES',
   'site/pages/directory.ts SERVICE_TIERS',
   'site/pages/directory.ts SORTS',
-  'site/pages/sections/service-name.ts SORTS',
   'site/pages/service.ts NETWORKS_SOURCES',
   'site/pages/service.ts PRICE_SOURCES',
   'site/pages/status.ts RUN_STATUSES',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import { publish } from '../../../site/publish/index.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
+import { readIndex } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
 
 async function main(): Promise<void> {
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
       }),
     );
     if (show) {
-      const first = JSON.parse(readFileSync(`${dir}/public/current/index/summaries.json`, 'utf8'))[1];
+      const first = readIndex(`${dir}/public/current`)[1]!;
       console.log(JSON.stringify(first, null, 1));
       console.log(readFileSync(`${dir}/public/current/api/v1/services/${first.summary.id}.json`, 'utf8').slice(0, 4000));
     }

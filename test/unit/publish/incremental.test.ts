@@ -1,15 +1,16 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
-import { type IndexRecord, ServiceDetailFile } from '../../../site/contract/index.ts';
+import { INDEX_SHARDS_FILE, type IndexShards, ServiceDetailFile, shardFile } from '../../../site/contract/index.ts';
 import { defaultDirectoryList } from '../../../site/pages/index.ts';
 import { staticDirectoryList } from '../../../site/publish/static-list.ts';
 import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../site/publish/index.ts';
 import { loadGeneration } from '../../../serve/site/load.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
-import { parseWith } from './read-tree.ts';
+import { parseWith, readIndex } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
 
 const NOW = '2026-11-25T12:00:00Z';
@@ -99,16 +100,30 @@ describe('incremental publish', () => {
         expect(ino(join(b, `api/v1/services/${id}.json`))).toBe(ino(join(a, `api/v1/services/${id}.json`)));
         expect(ino(join(b, `services/${id}.html`))).toBe(ino(join(a, `services/${id}.html`)));
       }
-      // 27 details + 27 pages shared; the index changed, so it was written anew.
-      expect(second.incremental.linked).toBe(54);
-      expect(ino(join(b, 'index/summaries.json'))).not.toBe(ino(join(a, 'index/summaries.json')));
+      // 27 details + 27 pages shared, and every index shard without a changed service; a shard
+      // holding one was written anew.
+      const layout = JSON.parse(readFileSync(join(b, INDEX_SHARDS_FILE), 'utf8')) as IndexShards;
+      expect(layout.bits).toBe(1);
+      const shardOfId = (id: string) => createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits);
+      const touched = new Set(changed.map(shardOfId));
+      let linkedShards = 0;
+      for (let n = 0; n < layout.counts.length; n++) {
+        const rel = shardFile(n, layout.bits);
+        if (touched.has(n)) expect(ino(join(b, rel))).not.toBe(ino(join(a, rel)));
+        else {
+          expect(ino(join(b, rel))).toBe(ino(join(a, rel)));
+          linkedShards += 1;
+        }
+      }
+      expect(touched.size).toBeGreaterThan(0);
+      expect(second.incremental.linked).toBe(54 + linkedShards);
 
       // The published file carries no publish-level instant; the server adds them from the generation.
       const raw = JSON.parse(readFileSync(join(b, 'api/v1/services/svc_r0000000.json'), 'utf8')) as Record<string, unknown>;
       expect('generated_at' in raw || 'data_as_of' in raw).toBe(false);
 
       // index.html's list, streamed from the index, is the default list over every record.
-      const records = JSON.parse(readFileSync(join(b, 'index/summaries.json'), 'utf8')) as IndexRecord[];
+      const records = readIndex(b);
       const at = new Date('2026-11-25T12:05:00Z');
       const streamed = await staticDirectoryList(b, at, null);
       expect(streamed).toEqual(defaultDirectoryList(records, at, null));
@@ -159,7 +174,7 @@ describe('incremental publish', () => {
       clock.advance(60_000);
       const same = await publish(ctx, store, { pages: false });
       expect(same.incremental).toEqual({ previous: first.generation, rendered: 0, linked: 13 });
-      expect(ino(join(same.dir, 'index/summaries.json'))).toBe(ino(join(first.dir, 'index/summaries.json')));
+      expect(ino(join(same.dir, 'index/summaries/0.json'))).toBe(ino(join(first.dir, 'index/summaries/0.json')));
       expect((await verifyTree(same.dir)).ok).toBe(true);
 
       clock.advance(60_000);
@@ -183,7 +198,7 @@ describe('incremental publish', () => {
     try {
       const first = await publish(ctx, store, { pages: false });
       // Drop one record from the previous index: its fingerprint still says "unchanged".
-      const path = join(first.dir, 'index/summaries.json');
+      const path = join(first.dir, 'index/summaries/0.json');
       const lines = readFileSync(path, 'utf8').split('\n');
       writeFileSync(path, [...lines.slice(0, 2), ...lines.slice(3)].join('\n'));
       clock.advance(60_000);
@@ -219,6 +234,69 @@ describe('incremental publish', () => {
       const third = await publish(ctx, store);
       expect(third.incremental).toMatchObject({ previous: second.generation, rendered: 0 });
       expect((await verifyTree(third.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('a compute that changes nothing but the time shares every service: monitoring_days is added by the server, counted to data_as_of', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store, { pages: false });
+      // Five minutes on, compute runs again (no new checks, nothing to re-evaluate): every
+      // service's monitoring_days in the store moved, and no published byte depends on it.
+      clock.advance(5 * 60_000);
+      await computeAll(ctx, store, { scope: 'changed' });
+      clock.advance(60_000);
+      const second = await publish(ctx, store, { pages: false });
+      expect(second.incremental).toMatchObject({ previous: first.generation, rendered: 0 });
+
+      const days = new Map(
+        (await store.all<{ id: string; d: number }>('SELECT service_id AS id, monitoring_days AS d FROM evidence')).map((r) => [
+          r.id,
+          Number(r.d),
+        ]),
+      );
+      const before = await loadGeneration(first.dir, new Date(NOW));
+      const after = await loadGeneration(second.dir, new Date(NOW));
+      expect(after.dataAsOf).toBe(new Date(Date.parse(NOW) + 5 * 60_000).toISOString());
+      expect(after.rows).toHaveLength(12);
+      for (const row of after.rows) {
+        // The server's figure is the store's (the same rule at the same instant, both copies)...
+        expect(row.summary.evidence.monitoring_days).toBe(days.get(row.id));
+        expect(row.monitoringDays).toBe(days.get(row.id));
+        // ...and it moved by five minutes (0.003 day, rounded) since the first generation.
+        const was = before.byId.get(row.id)!.summary.evidence.monitoring_days;
+        expect(Math.round((row.summary.evidence.monitoring_days - was) * 1000)).toBeGreaterThanOrEqual(3);
+        expect(Object.keys(row.summary.evidence).indexOf('monitoring_days')).toBe(
+          Object.keys(row.summary.evidence).indexOf('monitoring_since') + 1,
+        );
+      }
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('the server loads the index from its shards and refuses a layout out of step with them', async () => {
+    const { cleanup, store, ctx } = await setup(40);
+    try {
+      const r = await publish(ctx, store, { pages: false });
+      const layoutPath = join(r.dir, INDEX_SHARDS_FILE);
+      const layout = JSON.parse(readFileSync(layoutPath, 'utf8')) as IndexShards;
+      expect(layout.bits).toBe(2); // 40 services: 4 shards of 10 on average
+      expect(layout.counts.reduce((a, b) => a + b, 0)).toBe(40);
+      const site = await loadGeneration(r.dir, new Date(NOW));
+      expect(site.rows.map((x) => x.id).sort()).toEqual(
+        readIndex(r.dir)
+          .map((x) => x.summary.id)
+          .sort(),
+      );
+
+      const n = layout.counts.findIndex((c) => c > 0);
+      writeFileSync(layoutPath, JSON.stringify({ ...layout, counts: layout.counts.map((c, i) => (i === n ? c + 1 : c)) }));
+      await expect(loadGeneration(r.dir, new Date(NOW))).rejects.toThrow(/records, .*shards\.json says/);
     } finally {
       store.close();
       cleanup();

@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { createHash } from 'node:crypto';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import {
   ChangeList,
   Fields,
   Health,
-  IndexRecord,
+  INDEX_SHARDS_FILE,
+  IndexShards,
   Manifest,
   missingFieldDocs,
   Report,
@@ -16,10 +17,11 @@ import {
   ServiceDetailFile,
   Stats,
   Status,
+  shardBits,
 } from '../../../site/contract/index.ts';
 import { publish } from '../../../site/publish/index.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
-import { currentDir, parseWith, readJson } from './read-tree.ts';
+import { currentDir, parseWith, readIndex, readJson } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -42,12 +44,19 @@ describe('publish (raw rows → compute → publish)', () => {
       expect(manifest.generation).toBe(r.generation);
       expect(manifest.api_version).toBe('0.1.0-preview');
 
-      // Summaries: every tracked service, with the directory flag, ordered by id.
-      const records = parseWith(z.array(IndexRecord), join(gen, 'index', 'summaries.json'));
+      // The index: every tracked service, with the directory flag, in its shard (by id within one).
+      const records = readIndex(gen);
       expect(records).toHaveLength(60);
       expect(manifest.counts.services).toBe(60);
       const ids = records.map((x) => x.summary.id);
-      expect([...ids].sort()).toEqual(ids);
+      expect(new Set(ids).size).toBe(60);
+      const layout = parseWith(IndexShards, join(gen, INDEX_SHARDS_FILE));
+      expect(layout.bits).toBe(shardBits(60));
+      for (let shard = 0, k = 0; shard < layout.counts.length; k += layout.counts[shard]!, shard++) {
+        const inShard = ids.slice(k, k + layout.counts[shard]!);
+        expect([...inShard].sort()).toEqual(inShard);
+        for (const id of inShard) expect(createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits)).toBe(shard);
+      }
       const inDir = records.filter((x) => x.in_directory).length;
       expect(inDir).toBeGreaterThan(0);
       expect(inDir).toBeLessThan(60); // unlisted services (i % 13 = 0) are out

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { INDEX_SHARDS_FILE, IndexRecordFile, IndexShards, shardFile } from '../../../site/contract/index.ts';
 
 /** Test helper: read a published generation and parse each file with its contract schema. */
 export const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
@@ -15,3 +16,20 @@ export const currentDir = (publicDir: string) => realpathSync(join(publicDir, 'c
 
 export const generations = (publicDir: string) =>
   existsSync(join(publicDir, 'generations')) ? readdirSync(join(publicDir, 'generations')).sort() : [];
+
+/**
+ * Every record of a generation's index, shard by shard as `index/shards.json` lists them (the layout
+ * of site/contract/index-record.ts), each parsed with the published record's schema.
+ */
+export function readIndex(gen: string): IndexRecordFile[] {
+  const layout = parseWith(IndexShards, join(gen, INDEX_SHARDS_FILE));
+  const out: IndexRecordFile[] = [];
+  layout.counts.forEach((n, shard) => {
+    if (!n) return;
+    const records = parseWith(IndexRecordFile.array(), join(gen, shardFile(shard, layout.bits)));
+    if (records.length !== n) throw new Error(`shard ${shard}: ${records.length} records, the layout says ${n}`);
+    out.push(...records);
+  });
+  if (out.length !== layout.services) throw new Error(`${out.length} records, the layout says ${layout.services}`);
+  return out;
+}

@@ -81,7 +81,15 @@ describe('verifying a published generation', () => {
       found.map((f) => f.path).filter((p) => p !== CHECKSUMS_FILE && p !== CHECKSUMS_SIG_FILE),
     );
     // `_headers` (the static host's caching rules) is sealed like every other file.
-    for (const p of ['manifest.json', 'healthz.json', 'index/summaries.json', SIGNING_KEY_FILE, '_headers', serviceFile(gen)]) {
+    for (const p of [
+      'manifest.json',
+      'healthz.json',
+      'index/shards.json',
+      'index/summaries/0.json',
+      SIGNING_KEY_FILE,
+      '_headers',
+      serviceFile(gen),
+    ]) {
       expect(
         checksums.files.some((f) => f.path === p),
         p,
