@@ -9,6 +9,7 @@ import { defaultDirectoryList } from '../../../site/pages/index.ts';
 import { staticDirectoryList } from '../../../site/publish/static-list.ts';
 import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../site/publish/index.ts';
 import { loadGeneration } from '../../../serve/site/load.ts';
+import { summaryOf } from '../../../serve/search/present.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { parseWith, readIndex } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
@@ -264,13 +265,13 @@ describe('incremental publish', () => {
       expect(after.rows).toHaveLength(12);
       for (const row of after.rows) {
         // The server's figure is the store's (the same rule at the same instant, both copies)...
-        expect(row.summary.evidence.monitoring_days).toBe(days.get(row.id));
+        expect(summaryOf(row).evidence.monitoring_days).toBe(days.get(row.id));
         expect(row.monitoringDays).toBe(days.get(row.id));
         // ...and it moved by five minutes (0.003 day, rounded) since the first generation.
-        const was = before.byId.get(row.id)!.summary.evidence.monitoring_days;
-        expect(Math.round((row.summary.evidence.monitoring_days - was) * 1000)).toBeGreaterThanOrEqual(3);
-        expect(Object.keys(row.summary.evidence).indexOf('monitoring_days')).toBe(
-          Object.keys(row.summary.evidence).indexOf('monitoring_since') + 1,
+        const was = summaryOf(before.byId.get(row.id)!).evidence.monitoring_days;
+        expect(Math.round((summaryOf(row).evidence.monitoring_days - was) * 1000)).toBeGreaterThanOrEqual(3);
+        expect(Object.keys(summaryOf(row).evidence).indexOf('monitoring_days')).toBe(
+          Object.keys(summaryOf(row).evidence).indexOf('monitoring_since') + 1,
         );
       }
     } finally {
