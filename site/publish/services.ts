@@ -137,6 +137,14 @@ export async function writeServices(
   };
   let next: Promise<Row[]> | null = null;
   let inFlight: Promise<void> = Promise.resolve();
+  let writes: Promise<void>[] = [];
+  // A queued write: observed at once, so a write that fails (a full disk) while others are still
+  // queued is reported by the Promise.all that awaits its batch, never as an unhandled rejection.
+  const write = (rel: string, text: string) => {
+    const w = limit(() => put(rel, text));
+    w.catch(() => undefined);
+    writes.push(w);
+  };
   try {
     for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
@@ -188,7 +196,6 @@ export async function writeServices(
     let at = 0; // next row of `batch`
     let fetched = 0; // rows of `todo` requested so far
     next = total > 0 ? fetch(1) : null;
-    let writes: Promise<void>[] = [];
     const nextRow = async (): Promise<Row> => {
       if (at === batch.length) {
         lap('shape');
@@ -196,6 +203,7 @@ export async function writeServices(
         // batches of bodies are held in memory.
         await inFlight;
         inFlight = Promise.all(writes).then(() => undefined);
+        inFlight.catch(() => undefined); // awaited at the next batch or in finally: never unhandled meanwhile
         writes = [];
         lap('write');
         batch = await next!;
@@ -265,11 +273,11 @@ export async function writeServices(
         if (record.in_directory) result.inDirectory += 1;
         const body = JSON.stringify(detail);
         const id = detail.id;
-        writes.push(limit(() => put(detailPath(id), body)));
+        write(detailPath(id), body);
         if (opts.page) {
           const html = opts.page(detail);
           result.paged.push(id);
-          writes.push(limit(() => put(`services/${id}.html`, html)));
+          write(`services/${id}.html`, html);
         }
       }
       counts[shard] = lines.length;
@@ -294,6 +302,7 @@ export async function writeServices(
   } finally {
     await next?.catch(() => undefined); // a prefetch still running must finish before the tables go
     await inFlight.catch(() => undefined);
+    await Promise.allSettled(writes); // no write still running once publish has failed or finished
     for (const sql of DROP_STAGED) await store.run(sql).catch(() => undefined);
   }
   return result;
