@@ -1,3 +1,4 @@
+import { FRESHNESS_VALUES } from '../../site/contract/common.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
 import { scheduleTierServed, withScheduleTier } from './deprecation.ts';
@@ -53,7 +54,7 @@ export function summaryRender(opts: PresentOptions): SummaryRender {
   return { opts, nowMs: opts.now.getTime(), tierServed: scheduleTierServed(opts.now), base: b ? JSON.stringify(b).slice(1, -1) : '' };
 }
 
-const FRESHNESS_JSON: Record<Freshness, string> = { fresh: '"fresh"', stale: '"stale"', no_data: '"no_data"' };
+const FRESHNESS_JSON = Object.fromEntries(FRESHNESS_VALUES.map((v) => [v, JSON.stringify(v)])) as Record<Freshness, string>;
 
 /**
  * `JSON.stringify(presentSummary(row, opts))` without building or serializing an object: the row's
