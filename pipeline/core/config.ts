@@ -63,7 +63,7 @@ export const ConfigSchema = z
         /**
          * Spread of due checks inside their slots, in minutes: the cadence the probe runs at (5 for
          * `atlas cycle` every five minutes from cron). Each operation falls due at a fixed offset of
-         * its slot (pipeline/core/slots.ts, dueOffsetMs), so daily checks are not all due at 00:00.
+         * its slot (macro atlas_due_offset_ms, pipeline/store/rules.sql), so daily checks are not all due at 00:00.
          * 0 (the default): due at the slot start, for a probe run less often than every few minutes
          * (an hourly cron, the demo's hourly cycles). Must divide 60.
          */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CHECK_INTERVAL_HOURS } from '../../site/contract/common.ts';
 import { HOUR_MS } from './clock.ts';
 
@@ -36,26 +35,9 @@ export function slotStart(at: Date, intervalHours: number): Date {
  * hourly times): a change of interval keeps the operation's phase. A step of 0 means no spread: every
  * operation is due at its slot start (epoch-aligned, the behaviour before spreading). The step must
  * divide 60 minutes, so it divides every interval. Slots themselves never move: a check anywhere in
- * its slot fills that slot, and expected and missed checks are counted as before. SQL copy:
- * macro atlas_due_offset_ms (pipeline/store/rules.sql), which the probe's due list uses; a test holds
- * the two equal.
+ * its slot fills that slot, and expected and missed checks are counted as before. The rule's one
+ * home is the SQL macro atlas_due_offset_ms (pipeline/store/rules.sql), which the probe's due list
+ * uses; the steps a configuration may name are listed here. Tests hold the macro to an independent
+ * reference (test/helpers/due-offset.ts).
  */
 export const SPREAD_STEPS_MINUTES = [0, 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60] as const;
-
-export function operationHash(serviceId: string, operation: string): number {
-  return createHash('md5').update(`${serviceId}/${operation}`, 'utf8').digest().readUInt32BE(0);
-}
-
-/** The operation's offset inside each of its slots, in milliseconds (0 without spread). */
-export function dueOffsetMs(serviceId: string, operation: string, intervalHours: number, spreadMinutes: number): number {
-  if (!spreadMinutes) return 0;
-  if (!(SPREAD_STEPS_MINUTES as readonly number[]).includes(spreadMinutes))
-    throw new Error(`spread step ${spreadMinutes} does not divide 60 minutes`);
-  const positions = (intervalHours * 60) / spreadMinutes;
-  return (operationHash(serviceId, operation) % positions) * spreadMinutes * 60_000;
-}
-
-/** The instant the operation falls due in the slot that contains `at`: slot start + offset. */
-export function dueAt(at: Date, intervalHours: number, offsetMs: number): Date {
-  return new Date(slotStart(at, intervalHours).getTime() + offsetMs);
-}

@@ -249,8 +249,8 @@ FROM decided;
 -- offset in each of its slots: (h mod (hours × 60 / step)) × step minutes, h = the first 32 bits of
 -- md5('<service_id>/<operation>'); it is due once slot start + offset has passed. One h for every
 -- interval, so the check times of an operation's intervals nest. step 0 or null: offset 0 (due at the
--- slot start). Slots never move: a check anywhere in its slot fills it. TypeScript copy: dueOffsetMs
--- in pipeline/core/slots.ts (tested equal).
+-- slot start). Slots never move: a check anywhere in its slot fills it. This is the rule's one home;
+-- tests hold it to an independent reference (test/helpers/due-offset.ts).
 CREATE OR REPLACE MACRO atlas_due_offset_ms(service_id, operation, hours, step) AS
   CASE WHEN coalesce(step, 0) <= 0 THEN 0::BIGINT
   ELSE (('0x' || left(md5(service_id || '/' || operation), 8))::BIGINT % (hours::BIGINT * 60 // step)) * step * 60000 END;

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dueOffsetMs, slotStart } from '../../pipeline/core/slots.ts';
+import { slotStart } from '../../pipeline/core/slots.ts';
+import { dueOffsetMs } from '../helpers/due-offset.ts';
 import { migrate, openStore } from '../../pipeline/store/index.ts';
 import { arg, type Endpoint, startFleetChild } from './probe.ts';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, parseConfig } from '../../../pipeline/core/config.ts';
 import { HOUR_MS } from '../../../pipeline/core/clock.ts';
-import { dueAt, dueOffsetMs, operationHash, SPREAD_STEPS_MINUTES, slotStart } from '../../../pipeline/core/slots.ts';
+import { SPREAD_STEPS_MINUTES, slotStart } from '../../../pipeline/core/slots.ts';
+import { dueAt, dueOffsetMs, operationHash } from '../../helpers/due-offset.ts';
 import { runProbe, selectDue } from '../../../pipeline/probe/index.ts';
 import { makeContext, testClock } from '../../helpers/context.ts';
 import { startBehaviourServer } from '../../probe/behaviour-server.ts';
@@ -10,7 +11,7 @@ import { addDiscovered, at, insertCheckSeries } from './fixtures.ts';
 import { evidenceAt, withDb } from './helpers.ts';
 
 /**
- * When a check is due inside its slot (pipeline/core/slots.ts dueOffsetMs, SQL macro atlas_due_offset_ms):
+ * When a check is due inside its slot (SQL macro atlas_due_offset_ms; reference test/helpers/due-offset.ts):
  * a fixed per-operation offset quantized to the spread step, while slots, expected and missed checks
  * stay as the evidence rules count them.
  */
