@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { CheckRecord } from '../../../pipeline/probe/check-writer.ts';
+import type { CheckRecord, TermsRecord } from '../../../pipeline/probe/check-writer.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 
 export interface ServiceRow {
@@ -57,21 +57,8 @@ export type CheckRow = Pick<
   'service_id' | 'operation' | 'slot' | 'checked_at' | 'status' | 'passed' | 'reason' | 'rule' | 'latency_ms'
 >;
 
-export interface TermsRow {
-  service_id: string;
-  operation: string;
-  slot: string;
-  observed_at: string;
-  x402_version: number;
-  terms_hash: string;
-  networks: string[];
-  schemes: string[];
-  assets: string[];
-  pay_to_hashes: string[];
-  amounts: string[];
-  timeouts: number[];
-  min_price_usd: number | null;
-}
+/** The payment-terms columns the compute fixtures set: the stored record's shape (check-writer.ts) without its raw offers. */
+export type TermsRow = Omit<TermsRecord, 'offers'>;
 
 export interface IntervalChangeRow {
   service_id: string;
