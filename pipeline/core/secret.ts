@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -11,13 +11,21 @@ export function loadSecret(secretPath: string, env: NodeJS.ProcessEnv = process.
   if (existsSync(secretPath)) return readFileSync(secretPath, 'utf8').trim();
   mkdirSync(dirname(secretPath), { recursive: true });
   const s = randomBytes(32).toString('hex');
-  // 'wx' so two processes racing here do not overwrite each other's secret.
+  // Written whole under a temporary name, then linked into place: link fails when the file exists,
+  // so two processes racing here keep one secret, and a reader sees no file or the whole secret,
+  // never the empty file a create-then-write leaves for a moment (replicas started together on a
+  // new data folder hashed addresses with different secrets that way).
+  const tmp = `${secretPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, `${s}\n`, { mode: 0o600 });
   try {
-    writeFileSync(secretPath, `${s}\n`, { mode: 0o600, flag: 'wx' });
-  } catch {
+    chmodSync(tmp, 0o600);
+    linkSync(tmp, secretPath);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     return readFileSync(secretPath, 'utf8').trim();
+  } finally {
+    rmSync(tmp, { force: true });
   }
-  chmodSync(secretPath, 0o600);
   return s;
 }
 
