@@ -1,5 +1,5 @@
 import { linkSync } from 'node:fs';
-import { link, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChecksumEntry } from '../contract/signing.ts';
 import { CHECKSUMS_FILE } from './checksums.ts';
@@ -29,7 +29,9 @@ export async function previousGeneration(dir: string | null, salt: string): Prom
 /** Hard-link `rel` of generation `from` into generation `to`; false when it cannot (missing, another device). */
 export function linkFrom(from: string, to: string, rel: string): boolean {
   try {
-    linkSync(join(from, rel), join(to, rel));
+    // Plain concatenation: `rel` is a generation-relative path publish built itself, and
+    // path.join's normalisation was a tenth of the time of 200,000 links.
+    linkSync(`${from}/${rel}`, `${to}/${rel}`);
     return true;
   } catch {
     return false;
@@ -37,24 +39,17 @@ export function linkFrom(from: string, to: string, rel: string): boolean {
 }
 
 /**
- * Hard-link many paths of generation `from` into `to`, a bounded number at a time on libuv's
- * threads (a sync link per file on the main thread cost about 19 µs each, 2 s per 100k files): the
- * paths that could be linked, in the order given.
+ * Hard-link many paths of generation `from` into `to`: the paths that could be linked, in the order
+ * given. Synchronous calls in a tight loop, yielding to the event loop between chunks: link(2) is a
+ * few microseconds of kernel work, and the round trip through libuv's thread pool cost more than
+ * the call itself (100,000 links: 0.9 s in a loop, 1.7-1.9 s through the pool at 16-64 in flight).
  */
-export async function linkAll(from: string, to: string, rels: readonly string[], concurrency = 16): Promise<boolean[]> {
+export async function linkAll(from: string, to: string, rels: readonly string[], chunk = 4096): Promise<boolean[]> {
   const out = new Array<boolean>(rels.length).fill(false);
-  let next = 0;
-  const worker = async () => {
-    while (next < rels.length) {
-      const i = next++;
-      const rel = rels[i]!;
-      out[i] = await link(join(from, rel), join(to, rel)).then(
-        () => true,
-        () => false,
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, rels.length) }, worker));
+  for (let i = 0; i < rels.length; i++) {
+    out[i] = linkFrom(from, to, rels[i]!);
+    if ((i + 1) % chunk === 0) await new Promise<void>((r) => setImmediate(r));
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { storageError } from '../../pipeline/core/errors.ts';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
@@ -21,6 +21,7 @@ import {
   generationDir,
   newGenerationId,
   pruneGenerations,
+  removeTree,
   removeUnsealedGenerations,
   switchCurrent,
 } from './generation.ts';
@@ -98,6 +99,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
   let dir: string | null = null;
   const t0 = performance.now();
   const { steps, step } = stepTimer();
+  let pruning: Promise<string[]> | null = null;
   try {
     // Loaded (created on first use) before anything is written: no key, no generation.
     const key = loadSigningKey(ctx.paths.signingKey);
@@ -111,6 +113,15 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       ctx.log.warn(`publish: removed ${partial.length} unsealed generation(s) left by an interrupted publish: ${partial.join(', ')}`);
     const genDir = await createGenerationDir(publicDir, generation);
     dir = genDir; // removed again if anything below fails before the switch
+    // Old generations go while this one is written (their removal is mostly the kernel's and rm(1)'s
+    // time: generation.ts removeTree). The new generation counts among the `keep` newest, as it
+    // would after the switch, and is protected; `current` is never pruned. Awaited before the
+    // switch, which must not race the removal of stray temporary links. Housekeeping: a failure
+    // is logged only. A publish that fails after this has still pruned (never below keep − 1).
+    pruning = pruneGenerations(publicDir, opts.keep ?? 3, [generation]).catch((e: unknown) => {
+      ctx.log.warn(`publish: pruning old generations failed: ${(e as Error)?.message ?? String(e)}`);
+      return [] as string[];
+    });
     // Incremental unless --full: services whose inputs did not change since the generation
     // `current` points to share its files (docs/notes/incremental-publish.md).
     const pages = opts.pages !== false;
@@ -142,7 +153,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         // fingerprints) must not stop publishing: start the folder again and render everything.
         ctx.log.warn(`publish: sharing with generation ${prevId} failed (${(e as Error)?.message ?? String(e)}); rendering every service`);
         previous = null;
-        await rm(genDir, { recursive: true, force: true });
+        await removeTree(genDir);
         await createGenerationDir(publicDir, generation);
         return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null, ...(page ? { page } : {}) });
       }
@@ -176,7 +187,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
           });
         });
       await step('pages', async () => {
-        const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now));
+        const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now), services.listed);
         await writePages(genDir, { generatedAt: now, baseUrl, skip, directory });
       });
     }
@@ -198,13 +209,9 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : new Map<string, ChecksumEntry>();
     for (const [path, h] of services.written) known.set(path, { path, ...h });
     const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, known }));
+    const pruned = await step('prune', () => pruning!);
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
-    // Pruning is housekeeping: the publish has succeeded once the pointer switched.
-    const pruned = await step('prune', () => pruneGenerations(publicDir, opts.keep ?? 3)).catch((e: unknown) => {
-      ctx.log.warn(`publish: pruning old generations failed: ${(e as Error)?.message ?? String(e)}`);
-      return [] as string[];
-    });
     const ms = Math.round(performance.now() - t0);
     const incremental = { previous: previous ? prevId : null, rendered: services.rendered.length, linked: linked.length };
     run.counts = {
@@ -234,7 +241,8 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       incremental,
     };
   } catch (e) {
-    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await pruning?.catch(() => undefined);
+    if (dir) await removeTree(dir).catch(() => undefined);
     throw storageError(e, `publish to ${publicDir}`) ?? e; // withRun records the run as failed with this message
   }
 }

@@ -19,9 +19,10 @@ import {
 } from '../contract/index.ts';
 import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
 import { linkAll, linkFrom, type PreviousGeneration } from './incremental.ts';
+import type { ListedKey } from './static-list.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
 import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
-import { readArrayLines, validated, writeJson } from './write.ts';
+import { arrayLines, validated, writeJson } from './write.ts';
 
 export interface ServicesOptions {
   /**
@@ -52,6 +53,8 @@ export interface ServicesResult {
   written: Map<string, { bytes: number; sha256: string }>;
   /** Ids of the services whose page (`services/<id>.html`) was written here (`page` given). */
   paged: string[];
+  /** Every published service in the directory, with what the static list's order needs (static-list.ts). */
+  listed: ListedKey[];
   /** Milliseconds spent staging (SQL), fingerprinting + linking, reading batches (SQL), shaping + validating (JS), writing files. */
   timings: { stage: number; fingerprint: number; link: number; query: number; shape: number; write: number };
 }
@@ -61,7 +64,7 @@ const detailPath = (id: string) => `api/v1/services/${id}.json`;
 /** A service's index line as the previous generation's shard file has it, by id. */
 async function shardLines(path: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for await (const line of readArrayLines(path)) {
+  for (const line of arrayLines(await readFile(path, 'utf8'))) {
     const m = /^\{"summary":\{"id":"([^"\\]+)"/.exec(line);
     out.set(m ? m[1]! : String((JSON.parse(line) as IndexRecordFile).summary.id), line);
   }
@@ -127,6 +130,7 @@ export async function writeServices(
     linked: [],
     written: new Map(),
     paged: [],
+    listed: [],
     timings,
   };
   // Write one file of the generation and keep its size and hash for the seal.
@@ -149,8 +153,17 @@ export async function writeServices(
     for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, [opts.salt]);
-    const all = await store.all<{ ord: number; shard: number; id: string; in_directory: boolean; fp: string }>(
-      'SELECT ord, shard, id, in_directory, fp FROM pub_fp ORDER BY ord',
+    const all = await store.all<{
+      ord: number;
+      shard: number;
+      id: string;
+      in_directory: boolean;
+      fp: string;
+      checks_30d: number;
+      monitoring_since: string;
+    }>(
+      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, s.checks_30d::INTEGER AS checks_30d, s.monitoring_since
+       FROM pub_fp f JOIN pub_summary s ON s.ord = f.ord ORDER BY f.ord`,
     );
     lap('fingerprint');
     const detailDir = join(genDir, 'api', 'v1', 'services');
@@ -216,6 +229,10 @@ export async function writeServices(
       return batch[at++]!;
     };
 
+    const listed = (k: ListedKey) => {
+      result.inDirectory += 1;
+      result.listed.push({ id: k.id, shard: k.shard, checks_30d: Number(k.checks_30d), monitoring_since: String(k.monitoring_since) });
+    };
     const days = dayRange(now, DAILY_DAYS);
     const counts = new Array<number>(2 ** bits).fill(0);
     const fingerprints: [string, string][] = [];
@@ -232,7 +249,7 @@ export async function writeServices(
         result.linked.push(rel);
         for (const s of group) {
           fingerprints.push([s.id, s.fp]);
-          if (s.in_directory) result.inDirectory += 1;
+          if (s.in_directory) listed(s);
         }
         counts[shard] = group.length;
         result.services += group.length;
@@ -247,7 +264,7 @@ export async function writeServices(
             throw new AtlasError('internal', `publish: ${s.id} is unchanged but missing from the previous generation's ${rel}`);
           lines.push(line);
           fingerprints.push([s.id, s.fp]);
-          if (s.in_directory) result.inDirectory += 1;
+          if (s.in_directory) listed(s);
           continue;
         }
         const row = await nextRow();
@@ -270,7 +287,13 @@ export async function writeServices(
         lines.push(JSON.stringify(record));
         fingerprints.push([detail.id, s.fp]);
         result.rendered.push(detail.id);
-        if (record.in_directory) result.inDirectory += 1;
+        if (record.in_directory)
+          listed({
+            id: detail.id,
+            shard,
+            checks_30d: record.summary.evidence.checks_30d,
+            monitoring_since: record.summary.evidence.monitoring_since,
+          });
         const body = JSON.stringify(detail);
         const id = detail.id;
         write(detailPath(id), body);

@@ -42,10 +42,11 @@ CREATE OR REPLACE TEMP TABLE pub_summary AS
 WITH prim AS (
   SELECT service_id, any_value(id) AS op, max(interval_hours) AS hours FROM operations WHERE is_primary GROUP BY service_id
 ),
-opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id)
+opcount AS (SELECT service_id, count(*) FILTER (WHERE enabled) AS n FROM operations GROUP BY service_id),
+-- Ordinals over the narrow (id, shard) pairs: numbering the wide joined rows sorted every column.
+ords AS (SELECT id, shard, row_number() OVER (ORDER BY shard, id)::INTEGER AS ord FROM (SELECT id, ${shardOf('id')} AS shard FROM services))
 SELECT
-  row_number() OVER (ORDER BY ${shardOf('s.id')}, s.id)::INTEGER AS ord,
-  ${shardOf('s.id')} AS shard,
+  q.ord, q.shard,
   s.id, s.tier, s.type, s.name, s.name_source, s.host, s.url, s.method,
   coalesce(d.templated_url, s.templated_url) AS templated_url,
   s.operator, s.tags, s.category, s.description, s.listed, s.active, s.registry, s.mcp_status, s.remote_type,
@@ -75,6 +76,7 @@ SELECT
   dc.service_id IS NOT NULL AS has_directory, dc.in_directory, dc.rule AS directory_rule,
   ${iso('dc.evaluated_at')} AS directory_evaluated_at, dc.criteria::VARCHAR AS criteria
 FROM services s
+JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
 LEFT JOIN opcount oc ON oc.service_id = s.id
 LEFT JOIN atlas_provider_endpoints h ON h.host = s.host

@@ -40,11 +40,31 @@ export async function* readArrayLines(path: string): AsyncGenerator<string> {
     const lines = (rest + (chunk as string)).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
-      if (line === '[' || line === ']' || line === '') continue;
-      yield line.endsWith(',') ? line.slice(0, -1) : line;
+      const element = arrayElement(line);
+      if (element !== null) yield element;
     }
   }
-  if (rest && rest !== ']') yield rest.endsWith(',') ? rest.slice(0, -1) : rest;
+  const last = arrayElement(rest);
+  if (last !== null) yield last;
+}
+
+/** The serialised element on one line of such a file, or null for the brackets and blank lines. */
+function arrayElement(line: string): string | null {
+  if (line === '[' || line === ']' || line === '') return null;
+  return line.endsWith(',') ? line.slice(0, -1) : line;
+}
+
+/**
+ * readArrayLines for a small file's whole text (an index shard holds about 16 elements): one read
+ * and one split, without a stream per file.
+ */
+export function arrayLines(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const element = arrayElement(line);
+    if (element !== null) out.push(element);
+  }
+  return out;
 }
 
 /**

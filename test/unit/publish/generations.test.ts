@@ -123,6 +123,10 @@ describe('generations and the current pointer', () => {
       expect(await pruneGenerations(pub, 1)).toEqual(['a', 'c']);
       expect(generations(pub)).toEqual(['b', 'd']);
       expect(existsSync(join(pub, 'current', '.'))).toBe(true);
+      // Publish prunes while it writes: its new generation is protected even where its id sorts first.
+      mkdirSync(join(pub, 'generations', '0-new'), { recursive: true });
+      expect(await pruneGenerations(pub, 1, ['0-new'])).toEqual([]);
+      expect(generations(pub)).toEqual(['0-new', 'b', 'd']);
     } finally {
       cleanup();
     }
