@@ -267,6 +267,7 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
       evaluated_at: str(r.directory_evaluated_at),
       in_directory: Boolean(r.in_directory),
       criteria,
+      scope: r.directory_scope === 'full' || r.directory_scope === 'changed' ? r.directory_scope : null,
     },
     claims: claimsOf(r, summary),
     operations: json<OperationInfo[]>(r.ops_j, []),
