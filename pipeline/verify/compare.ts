@@ -131,7 +131,8 @@ export function compareServiceFigures(published: unknown, evidence: EvidenceRow 
 
 /**
  * Compare a published service's directory membership with listing-criteria/1 recomputed at the
- * evaluation's own instant (directory.evaluated_at): `in_directory` (top level and in `directory`)
+ * evaluation's own instant (directory.evaluated_at as the server answers it: a file's completed with
+ * site/contract/directory-evaluated.ts first): `in_directory` (top level and in `directory`)
  * and each criterion's `passed` (null when it does not apply). A service never evaluated publishes
  * in_directory false and is compared with nothing else (row: null).
  */

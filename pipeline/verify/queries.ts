@@ -114,7 +114,7 @@ export const SERVICE_DIRECTORY: ResearchQuery = {
   title: 'Directory membership (listing-criteria/1)',
   figures: ['in_directory', 'directory.in_directory', 'directory.criteria[].passed'],
   notes:
-    "Each service's published evaluation names its instant (`directory.evaluated_at`): set `atlas_now` to it. A criterion that does not apply is null; `in_directory` is true when every applicable criterion passed.",
+    'Each service\'s evaluation names its instant (`directory.evaluated_at` as the API answers it; see "Which instant" for a published file): set `atlas_now` to it. A criterion that does not apply is null; `in_directory` is true when every applicable criterion passed.',
   sql: `SELECT service_id, in_directory,
   passed_checks_30d AS checks_30d, passed_fresh AS fresh, passed_pass_rate AS pass_rate,
   passed_listed AS listed, passed_mainnet_offer AS mainnet_offer, passed_listing_active AS listing_active

@@ -82,8 +82,11 @@ published at, never "now":
   ${COMPUTE_INSTANT_EXAMPLE.split('\n').join('\n  ')};
   \`\`\`
 
-- **Directory membership**: each service's own \`directory.evaluated_at\` (an evaluation covers the
-  services that changed since the previous one, so instants differ between services).
+- **Directory membership**: each service's own \`directory.evaluated_at\` as the API answers it
+  (an evaluation covers the services that changed since the previous one, so instants differ between
+  services). A published file \`api/v1/services/<id>.json\` gives it when its \`directory.scope\` is
+  \`changed\`; when \`full\`, it is the hourly evaluation of every service, \`directory_full_evaluation_at\`
+  in \`manifest.json\`. In the database: \`evaluated_at\` of the service's row in view \`directory_current\`.
 - **A weekly report**: its window, \`atlas_report_from\` = \`week_start\` and
   \`atlas_report_until\` = \`figures_until\` of the report body:
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DirectoryResultFile } from '../../site/contract/directory.ts';
+import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
@@ -93,7 +95,11 @@ const forSample = <T>(store: Store, sql: string) =>
 
 export async function verifyGeneration(store: Store, tree: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const gen = await generationFolder(tree);
-  const manifest = (await readJson(join(gen, 'manifest.json'))) as { generation?: unknown; generated_at?: unknown };
+  const manifest = (await readJson(join(gen, 'manifest.json'))) as {
+    generation?: unknown;
+    generated_at?: unknown;
+    directory_full_evaluation_at?: unknown;
+  };
   const generation = String(manifest.generation ?? '');
   const generatedAt = String(manifest.generated_at ?? '');
   if (!generation || Number.isNaN(Date.parse(generatedAt)))
@@ -117,21 +123,26 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
 
-    // A service file leaves out evidence.monitoring_days; the server adds it counted to the
-    // generation's data_as_of (site/contract/monitoring.ts), and that answer is what is compared.
+    // A service file leaves out evidence.monitoring_days and the full evaluation's instant in
+    // directory.evaluated_at; the server adds the days counted to the generation's data_as_of
+    // (site/contract/monitoring.ts) and the instant from the manifest
+    // (site/contract/directory-evaluated.ts), and that answer is what is compared.
     const runLog = existsSync(join(gen, 'run-log.json')) ? ((await readJson(join(gen, 'run-log.json'))) as { data_as_of?: unknown }) : null;
     const asOf = monitoringAsOfMs(typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null, generatedAt);
+    const fullAt = typeof manifest.directory_full_evaluation_at === 'string' ? manifest.directory_full_evaluation_at : null;
     const bodies = new Map<string, Record<string, unknown>>();
     for (const id of ids) {
       const body = (await readJson(api(gen, 'services', `${id}.json`))) as Record<string, unknown>;
       const ev = body.evidence as { monitoring_since?: unknown; monitoring_days?: unknown } | undefined;
       if (ev && ev.monitoring_days === undefined && typeof ev.monitoring_since === 'string')
         body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
+      const dir = body.directory as DirectoryResultFile | undefined;
+      if (dir && typeof dir === 'object') body.directory = withDirectoryEvaluatedAt(dir, fullAt);
       bodies.set(id, body);
     }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
 
-    // Directory membership at each evaluation's own instant.
+    // Directory membership at each evaluation's own instant (the answer's directory.evaluated_at).
     const byInstant = new Map<string, string[]>();
     for (const [id, body] of bodies) {
       const at = (body.directory as { evaluated_at?: unknown } | undefined)?.evaluated_at;

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
-import type { ServiceDetail } from '../../site/contract/service-detail.ts';
+import type { ServiceDetail, ServiceDetailFile } from '../../site/contract/service-detail.ts';
 import type { SiteState } from './state.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { SiteState } from './state.ts';
  * folder and kept in a bounded LRU per generation (keys include the generation, so a swap never
  * serves an old object for a new generation). The id was already checked against the loaded index,
  * so no path can be built from unchecked input. A detail is cached with `evidence.monitoring_days`
- * added (the file leaves it out).
+ * added and `directory.evaluated_at` completed (the file leaves both out).
  */
 export class DetailCache {
   private readonly map = new Map<string, ServiceDetail>();
@@ -25,11 +26,15 @@ export class DetailCache {
     }
     let detail: ServiceDetail;
     try {
-      detail = JSON.parse(await readFile(join(site.dir, 'api', 'v1', 'services', `${id}.json`), 'utf8')) as ServiceDetail;
+      const file = JSON.parse(await readFile(join(site.dir, 'api', 'v1', 'services', `${id}.json`), 'utf8')) as ServiceDetailFile;
+      detail = file as unknown as ServiceDetail;
       // The file leaves out monitoring_days; it is the generation's figure, counted to its
       // data_as_of (site/contract/monitoring.ts), the same value the index rows carry.
-      if (typeof detail.evidence?.monitoring_since === 'string')
-        detail.evidence = withMonitoringDays(detail.evidence, monitoringAsOfMs(site.dataAsOf, site.generatedAt));
+      if (typeof file.evidence?.monitoring_since === 'string')
+        detail.evidence = withMonitoringDays(file.evidence, monitoringAsOfMs(site.dataAsOf, site.generatedAt));
+      // The file names only a changed-scope evaluation instant; the last full evaluation's is the
+      // generation's (site/contract/directory-evaluated.ts).
+      if (file.directory) detail.directory = withDirectoryEvaluatedAt(file.directory, site.fullEvaluationAt);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

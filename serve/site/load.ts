@@ -163,6 +163,7 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     resources,
     runLog,
     dataAsOf,
+    fullEvaluationAt: manifest.data.directory_full_evaluation_at ?? null,
     reports,
     loadedAt: loadedAt.toISOString(),
   };

@@ -33,6 +33,12 @@ export interface SiteState {
    * generation was published (from the run log, else the published stats); null when unknown.
    */
   dataAsOf: string | null;
+  /**
+   * The last full directory evaluation's instant (`manifest.json` `directory_full_evaluation_at`):
+   * what a single-service file's `directory.evaluated_at` is completed with
+   * (site/contract/directory-evaluated.ts); null when none or for an older generation.
+   */
+  fullEvaluationAt: string | null;
   /** Weekly reports by id (`YYYY-MM-DD` and `current`). */
   reports: Map<string, Record<string, unknown>>;
   /** When this generation was loaded (server clock), for /healthz. */

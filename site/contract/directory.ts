@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime } from './common.ts';
+import { DateTime, DirectoryScope } from './common.ts';
 
 /** Criterion ids of listing-criteria/1, in order (computed by pipeline/compute; docs/notes/compute.md). */
 export const CRITERION_IDS = ['checks_30d', 'fresh', 'pass_rate', 'listed', 'mainnet_offer', 'listing_active'] as const;
@@ -29,3 +29,14 @@ export const DirectoryResult = z.strictObject({
   criteria: z.array(CriterionResult),
 });
 export type DirectoryResult = z.infer<typeof DirectoryResult>;
+
+/**
+ * The directory object as a published single-service file carries it: `evaluated_at` is the
+ * service's own instant only when its latest evaluation was a changed-scope one, and `scope` says
+ * which evaluation that was (null: never evaluated); the last full evaluation's instant is the
+ * generation's (`manifest.json` `directory_full_evaluation_at`). The server and `atlas verify` put
+ * the answer's value back with site/contract/directory-evaluated.ts. `scope` is absent from the
+ * files of older generations, whose `evaluated_at` is already the answer's value.
+ */
+export const DirectoryResultFile = DirectoryResult.extend({ scope: DirectoryScope.nullable().optional() });
+export type DirectoryResultFile = z.infer<typeof DirectoryResultFile>;

@@ -372,7 +372,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'ServiceDetail.registry_text': d('registry', 'Registry-sourced text, marked as untrusted third-party text; null for reviewed services.'),
   'ServiceDetail.referral_id': d('atlas', 'Only with an API key: a signed token to cite in an outcome report, valid 7 days.'),
   'DirectoryResult.rule': d('constant', 'Rule id of the evaluation (listing-criteria/1).'),
-  'DirectoryResult.evaluated_at': d('computed', 'When compute last evaluated membership for this service; null when never.', 'date-time'),
+  'DirectoryResult.evaluated_at': d(
+    'computed',
+    "When compute last evaluated membership for this service: the service's own evaluation instant when its latest evaluation was a five-minute one of the services checked or placed since their last evaluation, else the latest hourly evaluation of every service; null when never. The server completes it when it answers: a published per-service file gives only the service's own instant (with directory.scope, the scope of its latest evaluation: changed, full, or null when never) and the generation's manifest.json gives the hourly one (directory_full_evaluation_at).",
+    'date-time',
+  ),
   'DirectoryResult.in_directory': d(
     'computed',
     'Whether every applicable criterion passed (the fresh criterion recomputed at the answer instant).',

@@ -7,6 +7,7 @@ export * from './summary.ts';
 export * from './notes.ts';
 export * from './service-list.ts';
 export * from './directory.ts';
+export * from './directory-evaluated.ts';
 export * from './service-detail.ts';
 export * from './stats.ts';
 export * from './runs.ts';

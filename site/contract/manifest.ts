@@ -18,5 +18,12 @@ export const Manifest = z.strictObject({
     changes: z.number().int().nonnegative(),
   }),
   pages: z.boolean(),
+  /**
+   * The last full directory evaluation's instant (the hourly evaluation of every service), null
+   * when there has been none: the `directory.evaluated_at` of every service whose file has
+   * `directory.scope` `full` (site/contract/directory-evaluated.ts). Absent from generations
+   * published before the files left it out.
+   */
+  directory_full_evaluation_at: DateTime.nullable().optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
-import { DirectoryResult } from './directory.ts';
+import { DirectoryResult, DirectoryResultFile } from './directory.ts';
 import { EvidenceFile } from './evidence.ts';
 import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
@@ -100,13 +100,19 @@ export type ServiceDetail = z.infer<typeof ServiceDetail>;
 
 /**
  * The published file `api/v1/services/<id>.json`: the single-service object without the two
- * publish-level instants, `generated_at` and `data_as_of`, and without `evidence.monitoring_days`.
- * The instants belong to the generation (its `manifest.json` and run log) and the days move with
- * time (site/contract/monitoring.ts); the server adds all three when it answers. Leaving them out
- * lets an unchanged service's file be shared, byte for byte, by every generation whose data for it
- * is the same (docs/notes/incremental-publish.md).
+ * publish-level instants, `generated_at` and `data_as_of`, without `evidence.monitoring_days`, and
+ * with `directory.evaluated_at` split (DirectoryResultFile: the service's own instant only when its
+ * latest evaluation was a changed-scope one). The instants belong to the generation (its
+ * `manifest.json` and run log), the days move with time (site/contract/monitoring.ts) and the
+ * hourly full evaluation moves every service's evaluation instant (site/contract/directory-evaluated.ts);
+ * the server puts all of them in when it answers. Leaving them out lets an unchanged service's file
+ * be shared, byte for byte, by every generation whose data for it is the same
+ * (docs/notes/incremental-publish.md).
  */
-export const ServiceDetailFile = ServiceDetail.omit({ generated_at: true, data_as_of: true }).extend({ evidence: EvidenceFile });
+export const ServiceDetailFile = ServiceDetail.omit({ generated_at: true, data_as_of: true }).extend({
+  evidence: EvidenceFile,
+  directory: DirectoryResultFile,
+});
 export type ServiceDetailFile = z.infer<typeof ServiceDetailFile>;
 
 /** How many raw checks the single-service object carries (newest first) and the daily series length. */

@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
  * served, the base URL and whether pages are written. Equal fingerprint ⇒ the service's detail file,
  * its page and its index record are byte-identical to the previous generation's, which are then
  * shared (hard links) instead of rendered again. The decision is made from content, never from
- * timestamps or change flags.
+ * timestamps or change flags. Values that move for every service merely because time passes or an
+ * hourly evaluation ran (`evidence.monitoring_days`, the full evaluation's instant in
+ * `directory.evaluated_at`) are not staged, so they are not in any fingerprint: the server adds them.
  */
 
 /** Relative path of the fingerprint list inside a generation (sealed with the rest). */

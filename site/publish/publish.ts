@@ -44,6 +44,7 @@ import { linkAll, linkedHashes, previousGeneration } from './incremental.ts';
 import { dayRange } from './rows.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
+import { lastFullEvaluation } from '../../pipeline/compute/directory.ts';
 
 export interface PublishOptions extends ServicesOptions {
   /** Public folder (default ctx.paths.publicDir). */
@@ -203,6 +204,8 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       api_version: API_VERSION,
       counts,
       pages,
+      // The files carry only changed-scope instants (site/contract/directory-evaluated.ts).
+      directory_full_evaluation_at: (await lastFullEvaluation(store))?.toISOString() ?? null,
     });
     // The seal reads neither the files linked from the previous generation (their sealed hashes)
     // nor the service files written above (hashed as they were written).

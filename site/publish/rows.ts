@@ -1,4 +1,4 @@
-import { API_STATUS, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
+import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -267,6 +267,7 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
       evaluated_at: str(r.directory_evaluated_at),
       in_directory: Boolean(r.in_directory),
       criteria,
+      scope: DIRECTORY_SCOPES.includes(r.directory_scope as DirectoryScope) ? (r.directory_scope as DirectoryScope) : null,
     },
     claims: claimsOf(r, summary),
     operations: json<OperationInfo[]>(r.ops_j, []),

@@ -74,7 +74,11 @@ SELECT
   t.pay_to_changes_90d AS terms_pay_to_changes_90d, ${iso('t.last_change_at')} AS terms_last_change_at,
   t.last_change_kinds AS terms_last_change_kinds, ${iso('t.window_start')} AS terms_window_start, t.limited AS terms_limited,
   dc.service_id IS NOT NULL AS has_directory, dc.in_directory, dc.rule AS directory_rule,
-  ${iso('dc.evaluated_at')} AS directory_evaluated_at, dc.criteria::VARCHAR AS criteria
+  -- Only a changed-scope instant is the service's own: a full evaluation's instant moves every service
+  -- hourly and is the generation's (site/contract/directory-evaluated.ts), so it is neither staged
+  -- nor fingerprinted.
+  dc.scope AS directory_scope, ${iso("CASE WHEN dc.scope = 'changed' THEN dc.evaluated_at END")} AS directory_evaluated_at,
+  dc.criteria::VARCHAR AS criteria
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id

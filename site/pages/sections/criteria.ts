@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.ts';
 import { fmtTime } from '../format.ts';
-import type { CriterionResult, ServiceDetail } from '../model.ts';
+import type { CriterionResult, ServiceDetailFile } from '../model.ts';
 
 /** A criterion's value or threshold for people: numbers rounded, objects as `key: value` pairs. */
 export function showValue(v: unknown): string {
@@ -21,8 +21,21 @@ function verdict(c: CriterionResult): Html {
   return html`<span class="muted">unknown</span>`;
 }
 
+/**
+ * When membership was last evaluated. A published file names only a changed-scope instant (the
+ * service's own); when its latest evaluation was the hourly one of every service (`scope` full) the
+ * instant is the generation's (site/contract/directory-evaluated.ts), and a static page must not
+ * carry it, or every page would change every hour: it says so in words. An answer the server
+ * completed (no `scope`) shows its time.
+ */
+function evaluatedWhen(dir: ServiceDetailFile['directory']): Html {
+  if (dir.evaluated_at) return html`, evaluated ${fmtTime(dir.evaluated_at)}`;
+  if (dir.scope === 'full') return html`, evaluated at the latest hourly evaluation of every service`;
+  return html``;
+}
+
 /** Why the service is or is not in the directory: each criterion of the rule with value and threshold. */
-export function renderCriteria(d: Pick<ServiceDetail, 'in_directory' | 'directory'>): Html {
+export function renderCriteria(d: Pick<ServiceDetailFile, 'in_directory' | 'directory'>): Html {
   const dir = d.directory;
   const failed = dir.criteria.filter((c) => c.applies && c.passed === false);
   const lead = d.in_directory
@@ -30,7 +43,7 @@ export function renderCriteria(d: Pick<ServiceDetail, 'in_directory' | 'director
     : html`<p><span class="badge out">Not in the directory</span> ${failed.length ? html`Not met: ${failed.map((c, i) => html`${i ? ', ' : ''}${c.description}`)}.` : html`It has not been evaluated yet.`}</p>`;
   return html`<section aria-labelledby="h-criteria"><h2 id="h-criteria">Why it is ${d.in_directory ? '' : 'not '}in the directory</h2>
 ${lead}
-<div class="table-scroll"><table><caption class="muted">Rule ${dir.rule}${dir.evaluated_at ? html`, evaluated ${fmtTime(dir.evaluated_at)}` : html``}. Being in the directory is not a rating.</caption>
+<div class="table-scroll"><table><caption class="muted">Rule ${dir.rule}${evaluatedWhen(dir)}. Being in the directory is not a rating.</caption>
 <thead><tr><th scope="col">Criterion</th><th scope="col" class="num">Value</th><th scope="col" class="num">Threshold</th><th scope="col">Result</th></tr></thead>
 <tbody>${dir.criteria.map(
     (c) =>

@@ -92,6 +92,23 @@ describe('directory page', () => {
 });
 
 describe('service page', () => {
+  it("names the evaluation instant when the object carries it, never the generation's hourly one on a static page", () => {
+    const d = discoveredDetail();
+    // An answer (no scope): its time.
+    expect(renderServicePage(d, live)).toContain('Rule listing-criteria/1, evaluated 2026-11-25 11:05 UTC.');
+    // A file whose latest evaluation was its own five-minute one: its own time.
+    const changed = { ...d, directory: { ...d.directory, scope: 'changed' as const } };
+    expect(renderServicePage(changed, staticMeta)).toContain('Rule listing-criteria/1, evaluated 2026-11-25 11:05 UTC.');
+    // A file confirmed by the hourly evaluation of every service: in words, without a time.
+    const full = { ...d, directory: { ...d.directory, evaluated_at: null, scope: 'full' as const } };
+    const page = renderServicePage(full, staticMeta);
+    expect(page).toContain('Rule listing-criteria/1, evaluated at the latest hourly evaluation of every service.');
+    expect(page).not.toMatch(/evaluated \d{4}-/);
+    // Never evaluated: neither.
+    const never = { ...d, in_directory: false, directory: { ...d.directory, evaluated_at: null, scope: null, criteria: [] } };
+    expect(renderServicePage(never, staticMeta)).toContain('Rule listing-criteria/1. Being in the directory is not a rating.');
+  });
+
   it('has evidence, criteria, both charts, terms, interval history, claims and third-party registry text', () => {
     const page = renderServicePage(discoveredDetail(), live);
     expectNoInjection(page);
