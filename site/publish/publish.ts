@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { storageError } from '../../pipeline/core/errors.ts';
 import { join } from 'node:path';
 import type { Context } from '../../pipeline/core/context.ts';
@@ -40,7 +39,7 @@ import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
-import { linkAll, linkedHashes, previousGeneration } from './incremental.ts';
+import { linkedHashes, previousGeneration } from './incremental.ts';
 import { dayRange } from './rows.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
@@ -172,21 +171,10 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));
     const linked = [...services.linked];
     if (pages) {
-      // An unchanged service's page is the previous generation's (same detail, same salt); a
-      // rendered one's was written with its detail file.
-      const skip = new Set<string>(services.paged);
-      const from = previous;
-      if (from)
-        await step('pages.link', async () => {
-          await mkdir(join(genDir, 'services'), { recursive: true });
-          const rels = services.unchanged.map((id) => `services/${id}.html`);
-          const ok = await linkAll(from.dir, genDir, rels);
-          services.unchanged.forEach((id, i) => {
-            if (!ok[i]) return;
-            skip.add(id);
-            linked.push(rels[i]!);
-          });
-        });
+      // An unchanged service's page is the previous generation's (same detail, same salt), linked
+      // with its detail file; a rendered one's was written with its detail file.
+      const skip = new Set<string>([...services.paged, ...services.pagesLinked]);
+      for (const id of services.pagesLinked) linked.push(`services/${id}.html`);
       await step('pages', async () => {
         const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now), services.listed);
         await writePages(genDir, { generatedAt: now, baseUrl, skip, directory });

@@ -18,7 +18,7 @@ import {
   type IndexRecordFile,
 } from '../contract/index.ts';
 import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
-import { linkAll, linkFrom, type PreviousGeneration } from './incremental.ts';
+import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
 import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
@@ -53,6 +53,8 @@ export interface ServicesResult {
   written: Map<string, { bytes: number; sha256: string }>;
   /** Ids of the services whose page (`services/<id>.html`) was written here (`page` given). */
   paged: string[];
+  /** Ids of the unchanged services whose page was hard-linked from the previous generation (`page` given). */
+  pagesLinked: string[];
   /** Every published service in the directory, with what the static list's order needs (static-list.ts). */
   listed: ListedKey[];
   /** Milliseconds spent staging (SQL), fingerprinting + linking, reading batches (SQL), shaping + validating (JS), writing files. */
@@ -60,6 +62,7 @@ export interface ServicesResult {
 }
 
 const detailPath = (id: string) => `api/v1/services/${id}.json`;
+const pagePath = (id: string) => `services/${id}.html`;
 
 /** A service's index line as the previous generation's shard file has it, by id. */
 async function shardLines(path: string): Promise<Map<string, string>> {
@@ -130,6 +133,7 @@ export async function writeServices(
     linked: [],
     written: new Map(),
     paged: [],
+    pagesLinked: [],
     listed: [],
     timings,
   };
@@ -140,6 +144,7 @@ export async function writeServices(
     await writeFile(join(genDir, rel), bytes);
   };
   let next: Promise<Row[]> | null = null;
+  let linking: Promise<Uint8Array> | null = null;
   let inFlight: Promise<void> = Promise.resolve();
   let writes: Promise<void>[] = [];
   // A queued write: observed at once, so a write that fails (a full disk) while others are still
@@ -172,21 +177,21 @@ export async function writeServices(
     if (opts.page) await mkdir(join(genDir, 'services'), { recursive: true });
     const prevCounts = await previousShardCounts(previous, bits);
 
-    // Share what did not change: a service keeps its previous file when its fingerprint is equal
-    // and the link succeeds; anything else is rendered.
+    // Share what did not change: a service whose fingerprint is equal keeps its previous files
+    // (detail and page), hard-linked on a worker thread while the changed ones are rendered here.
+    // A detail file that cannot be linked means the previous generation is not what its
+    // fingerprints say: the step fails, and publish renders everything (publish.ts). A page that
+    // cannot be linked is rendered from the detail by writePages.
     const shared = new Uint8Array(all.length + 1); // by ord
     const todo: number[] = [];
     const same = previous ? all.filter((s) => previous.fingerprints.get(s.id) === s.fp) : [];
-    const ok = previous
-      ? await linkAll(
-          previous.dir,
-          genDir,
-          same.map((s) => detailPath(s.id)),
-        )
-      : [];
-    same.forEach((s, i) => {
-      if (ok[i]) shared[s.ord] = 1;
-    });
+    for (const s of same) shared[s.ord] = 1;
+    if (previous) {
+      const rels = same.map((s) => detailPath(s.id));
+      if (opts.page) for (const s of same) rels.push(pagePath(s.id));
+      linking = linkInBackground(previous.dir, genDir, rels);
+      linking.catch(() => undefined); // awaited below or in finally
+    }
     for (const s of all) {
       if (shared[s.ord]) {
         result.unchanged.push(s.id);
@@ -300,7 +305,7 @@ export async function writeServices(
         if (opts.page) {
           const html = opts.page(detail);
           result.paged.push(id);
-          write(`services/${id}.html`, html);
+          write(pagePath(id), html);
         }
       }
       counts[shard] = lines.length;
@@ -311,6 +316,18 @@ export async function writeServices(
     lap('shape');
     await inFlight;
     await Promise.all(writes);
+    lap('write');
+    if (linking) {
+      const ok = await linking;
+      const missing = same.filter((_, i) => !ok[i]);
+      if (missing.length)
+        throw new AtlasError(
+          'internal',
+          `publish: ${missing.length} detail file(s) of unchanged services could not be linked from the previous generation, e.g. ${detailPath(missing[0]!.id)}`,
+        );
+      if (opts.page) for (let i = 0; i < same.length; i++) if (ok[same.length + i]) result.pagesLinked.push(same[i]!.id);
+    }
+    lap('link');
     result.details += result.rendered.length + result.unchanged.length;
     await writeJson(join(genDir, INDEX_SHARDS_FILE), IndexShards, {
       format: INDEX_SHARDS_FORMAT,
@@ -323,6 +340,7 @@ export async function writeServices(
     lap('write');
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
   } finally {
+    await linking?.catch(() => undefined); // no link lands in a folder the caller may remove
     await next?.catch(() => undefined); // a prefetch still running must finish before the tables go
     await inFlight.catch(() => undefined);
     await Promise.allSettled(writes); // no write still running once publish has failed or finished

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
@@ -220,6 +220,34 @@ describe('incremental publish', () => {
       expect(again.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
       expect(warnings.join('\n')).toMatch(/sharing with generation .* failed .*rendering every service/);
       expect((await verifyTree(again.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('a detail file missing from the previous generation makes it render everything; a missing page is rendered alone', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    const warnings: string[] = [];
+    const log = { ...ctx.log, warn: (m: string) => warnings.push(m) };
+    try {
+      const first = await publish(ctx, store);
+      // A page gone: the service is still shared, its page written again from its detail.
+      unlinkSync(join(first.dir, 'services/svc_r0000003.html'));
+      clock.advance(60_000);
+      const second = await publish({ ...ctx, log }, store);
+      expect(second.incremental.previous).toBe(first.generation);
+      expect(second.incremental.rendered).toBe(0);
+      expect(readFileSync(join(second.dir, 'services/svc_r0000003.html'), 'utf8')).toContain('svc_r0000003');
+      expect(ino(join(second.dir, 'services/svc_r0000000.html'))).toBe(ino(join(first.dir, 'services/svc_r0000000.html')));
+      expect(warnings).toEqual([]);
+      // A detail file gone: the links made on the worker thread are not trusted; everything is rendered.
+      unlinkSync(join(second.dir, 'api/v1/services/svc_r0000006.json'));
+      clock.advance(60_000);
+      const third = await publish({ ...ctx, log }, store);
+      expect(third.incremental).toMatchObject({ previous: null, rendered: 12 });
+      expect(warnings.join('\n')).toMatch(/could not be linked from the previous generation.*rendering every service/);
+      expect((await verifyTree(third.dir)).ok).toBe(true);
     } finally {
       store.close();
       cleanup();
