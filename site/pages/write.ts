@@ -17,6 +17,12 @@ export interface WritePagesOptions {
   baseUrl?: string;
   /** Services whose page is already in the folder (rendered by publish, or hard-linked from the previous generation): not rendered again. */
   skip?: ReadonlySet<string>;
+  /**
+   * The services whose page is missing, when the caller knows them (publish: the unchanged services
+   * whose page could not be linked): only these are rendered, and the folder of detail files is not
+   * listed (100,000 names at 100,000 services). Default: every detail file not in `skip`.
+   */
+  only?: readonly string[];
   /** The directory list of `index.html`, when the caller built it already (publish streams it from the index). */
   directory?: ServiceList;
 }
@@ -83,7 +89,7 @@ export async function readReports(generationDir: string): Promise<{ current: Rep
 /**
  * Contract (CONTRACTS.md "Published tree"): reads the JSON publish already wrote into
  * `generationDir` and writes `index.html` (the directory's first page, default query),
- * `services/<id>.html` for every service detail file (but those in `skip`), `status.html`, `reports.html` and
+ * `services/<id>.html` for every service detail file (but those in `skip`; or those in `only`), `status.html`, `reports.html` and
  * `assets/atlas.css|js`. Missing inputs (e.g. no reports yet) give pages saying so; nothing outside
  * `generationDir` is touched.
  */
@@ -111,9 +117,11 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
 
   const servicesDir = join(api, 'services');
   const skip = opts.skip;
-  const files = existsSync(servicesDir)
-    ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json') && !skip?.has(f.slice(0, -'.json'.length)))
-    : [];
+  const files = opts.only
+    ? opts.only.map((id) => `${id}.json`)
+    : existsSync(servicesDir)
+      ? (await readdir(servicesDir)).filter((f) => f.endsWith('.json') && !skip?.has(f.slice(0, -'.json'.length)))
+      : [];
   await eachLimited(files, 32, async (file) => {
     const detail = await readJson<ServiceDetailFile>(join(servicesDir, file));
     if (!detail) return;

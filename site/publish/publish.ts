@@ -173,11 +173,12 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     if (pages) {
       // An unchanged service's page is the previous generation's (same detail, same salt), linked
       // with its detail file; a rendered one's was written with its detail file.
-      const skip = new Set<string>([...services.paged, ...services.pagesLinked]);
+      const linkedPages = new Set(services.pagesLinked);
       for (const id of services.pagesLinked) linked.push(`services/${id}.html`);
+      const only = services.unchanged.filter((id) => !linkedPages.has(id));
       await step('pages', async () => {
         const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now), services.listed);
-        await writePages(genDir, { generatedAt: now, baseUrl, skip, directory });
+        await writePages(genDir, { generatedAt: now, baseUrl, only, directory });
       });
     }
 

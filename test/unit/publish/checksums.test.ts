@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   keyIdOf,
@@ -9,12 +10,13 @@ import {
   signBytes,
   verifyBytes,
 } from '../../../pipeline/core/signing-key.ts';
-import { type ChecksumEntry, Checksums } from '../../../site/contract/signing.ts';
+import { ChecksumEntry, Checksums } from '../../../site/contract/signing.ts';
 import {
   buildChecksums,
   checksumsBytes,
   compareFiles,
   type FoundFile,
+  isChecksumEntry,
   isTreePath,
   parseChecksums,
   type ProblemKind,
@@ -178,5 +180,63 @@ describe('Ed25519 key helpers', () => {
     expect(verifyBytes(publicKey, msg, 'garbage!')).toBe(false);
     expect(verifyBytes(publicKey, msg, '')).toBe(false);
     expect(verifyBytes(publicKeyFromBase64(info.public_key), msg, sig)).toBe(true);
+  });
+});
+
+describe('the seal hot path agrees with the contract', () => {
+  it('isChecksumEntry accepts exactly what ChecksumEntry accepts (for non-empty paths)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          path: fc.oneof(fc.string({ minLength: 1 }), fc.constant('api/v1/services/a.json')),
+          bytes: fc.oneof(fc.integer(), fc.double(), fc.constant(-1), fc.constant(0), fc.constant('1' as unknown as number)),
+          sha256: fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string(), fc.constant(H('A'))),
+        }),
+        (e) => {
+          expect(isChecksumEntry(e)).toBe(ChecksumEntry.safeParse(e).success);
+        },
+      ),
+    );
+  });
+
+  it('checksumsBytes writes each entry as JSON.stringify would, whatever the characters of the path', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1, unit: 'binary' }), { maxLength: 8 }), (names) => {
+        const files = [...new Set(names.map((n) => `d/${n.replaceAll('/', '_')}`))].filter((p) => isTreePath(p)).map((p) => entry(p));
+        const c = build(files);
+        const text = checksumsBytes(c).toString('utf8');
+        for (const f of c.files)
+          expect(text).toContain(`{"path":${JSON.stringify(f.path)},"bytes":1,"sha256":${JSON.stringify(f.sha256)}}`);
+        expect(Checksums.parse(JSON.parse(text))).toEqual(c);
+      }),
+    );
+  });
+
+  it('buildChecksums refuses an entry that is not a size and a SHA-256', () => {
+    expect(() => build([entry('a.json', -1)])).toThrow(/not a size and SHA-256/);
+    expect(() => build([entry('a.json', 1, H('A'))])).toThrow(/not a size and SHA-256/);
+  });
+});
+
+describe('linkedHashes', () => {
+  it('reads back every entry asked for from a sealed list, plain or escaped, and nothing else', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { linkedHashes } = await import('../../../site/publish/incremental.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'atlas-linked-'));
+    try {
+      const files = [
+        entry('a/plain.json', 10, H('1')),
+        entry('a/quo"te.json', 11, H('2')),
+        entry('a/é.html', 12, H('3')),
+        entry('b/x.json', 13, H('4')),
+      ];
+      writeFileSync(join(dir, 'checksums.json'), checksumsBytes(build(files)));
+      const got = await linkedHashes(dir, ['a/plain.json', 'a/quo"te.json', 'a/é.html', 'missing.json']);
+      expect([...got.values()].sort((x, y) => (x.path < y.path ? -1 : 1))).toEqual(files.slice(0, 3));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
