@@ -32,8 +32,9 @@ const DAY_MS = 86_400_000;
 /** The window start at `atMs` (epoch milliseconds) of a file's `window_start` (null: tracked 90 days or more). */
 export function termsWindowStart(fileStart: string | null, atMs: number): string {
   const floor = atMs - TERMS_WINDOW_DAYS * DAY_MS;
-  const own = fileStart === null ? Number.NaN : Date.parse(fileStart);
-  return own >= floor ? (fileStart as string) : new Date(floor).toISOString();
+  // A value that is not an instant is kept, so that the contract check of the answer rejects it.
+  if (fileStart !== null && !(Date.parse(fileStart) < floor)) return fileStart;
+  return new Date(floor).toISOString();
 }
 
 /**
