@@ -3,17 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Context } from '../../../pipeline/core/context.ts';
-import { silentLogger } from '../../../pipeline/core/log.ts';
 import { verifyGeneration } from '../../../pipeline/verify/index.ts';
-import { closeDeps, createApp, createDeps } from '../../../serve/index.ts';
-import { mountPages } from '../../../serve/pages/index.ts';
 import { RunLog, ServiceDetailFile, type PaymentTerms } from '../../../site/contract/index.ts';
-import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { fmtTime } from '../../../site/pages/format.ts';
 import { publish } from '../../../site/publish/index.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { dailyWorld, withServedTree } from './daily-world.ts';
 import { parseWith } from './read-tree.ts';
-import { seedRaw } from './seed.ts';
 
 const T0 = '2026-11-25T12:00:00.000Z';
 const HOUR = 3_600_000;
@@ -22,23 +17,17 @@ const DAY = 86_400_000;
 const LIMITED = 'cand_x0000004';
 
 /**
- * Daily-checked services only (the seed's discovered ones, 121 days of history, so the x402 ones
- * have had valid payment requests observed for about 120 days): within an hour without new checks
- * nothing of theirs moves but the 90-day window's start of those tracked longer than 90 days.
+ * The daily-checked services with 121 days of history, so the x402 ones have had valid payment
+ * requests observed for about 120 days: within an hour without new checks nothing of theirs moves but
+ * the 90-day window's start of those tracked longer than 90 days.
  */
 async function oldTermsWorld() {
-  const { dir, cleanup } = tempDir('atlas-terms-window-');
-  const store = await openTestStore(dir);
-  await seedRaw(store, new Date(T0), 30, 121);
-  for (const table of ['checks', 'interval_changes', 'operations', 'services'])
-    await store.run(`DELETE FROM ${table} WHERE ${table === 'services' ? 'id' : 'service_id'} LIKE 'svc_%'`);
-  await store.run('DELETE FROM payment_terms WHERE service_id = $1 AND observed_at < $2::TIMESTAMP', [
+  const world = await dailyWorld(T0, 121, 'atlas-terms-window-');
+  await world.store.run('DELETE FROM payment_terms WHERE service_id = $1 AND observed_at < $2::TIMESTAMP', [
     LIMITED,
     new Date(Date.parse(T0) - 60 * DAY).toISOString(),
   ]);
-  const clock = testClock(T0);
-  const ctx = makeContext(dir, { clock });
-  return { dir, cleanup, store, clock, ctx };
+  return world;
 }
 
 interface Answered {
@@ -49,35 +38,20 @@ interface Answered {
 
 /** The answers of the real app over the published tree: single-service object, index search, server-rendered page. */
 async function answers(ctx: Context, ids: string[]): Promise<Map<string, Answered>> {
-  const deps = await createDeps({
-    clock: ctx.clock,
-    config: ctx.config,
-    secret: ctx.secret,
-    log: silentLogger,
-    siteDir: ctx.paths.publicDir,
-    inboxDir: join(ctx.paths.publicDir, '..', 'inbox'),
-    replicaId: 'test',
-    mounts: [mountPages],
-    openapi: buildOpenApi,
-  });
-  try {
-    const app = createApp(deps);
-    const incoming = { incoming: { socket: { remoteAddress: '198.51.100.7' } } };
-    const list = await app.request('/api/v1/services?scope=index&limit=100', undefined, incoming);
+  return withServedTree(ctx, async (get) => {
+    const list = await get('/api/v1/services?scope=index&limit=100');
     expect(list.status).toBe(200);
     const items = ((await list.json()) as { items: { id: string; payment_terms: PaymentTerms | null }[] }).items;
     const out = new Map<string, Answered>();
     for (const id of ids) {
-      const res = await app.request(`/api/v1/services/${id}`, undefined, incoming);
+      const res = await get(`/api/v1/services/${id}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { payment_terms: PaymentTerms | null };
-      const page = await (await app.request(`/services/${id}`, undefined, incoming)).text();
+      const page = await (await get(`/services/${id}`)).text();
       out.set(id, { detail: body.payment_terms, listed: items.find((s) => s.id === id)?.payment_terms, page });
     }
     return out;
-  } finally {
-    await closeDeps(deps);
-  }
+  });
 }
 
 const ino = (p: string) => statSync(p).ino;
