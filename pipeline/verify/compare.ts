@@ -103,7 +103,8 @@ const EVIDENCE_FIELDS: ReadonlyArray<[field: string, column: keyof EvidenceRow]>
 const TERMS_FIELDS = Object.keys(PaymentTerms.shape) as TermsField[];
 
 /**
- * Compare a published service (its api/v1/services/<id>.json body) with the recomputed evidence and
+ * Compare a published service (its api/v1/services/<id>.json body as the server answers it: verify.ts
+ * completes monitoring_days and payment_terms.window_start first) with the recomputed evidence and
  * payment terms at the generation's compute instant. `evidence` undefined: the service has no row
  * (every service has one, so that is itself a mismatch); `terms` undefined: no terms row, so the
  * published payment_terms must be null.

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { DirectoryResultFile } from '../../site/contract/directory.ts';
 import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
+import type { PaymentTermsFile } from '../../site/contract/payment-terms.ts';
+import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import {
@@ -124,9 +126,10 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
 
     // A service file leaves out evidence.monitoring_days and the full evaluation's instant in
-    // directory.evaluated_at; the server adds the days counted to the generation's data_as_of
-    // (site/contract/monitoring.ts) and the instant from the manifest
-    // (site/contract/directory-evaluated.ts), and that answer is what is compared.
+    // directory.evaluated_at, and carries payment_terms.window_start only while limited; the server
+    // adds the days counted to the generation's data_as_of (site/contract/monitoring.ts), the window
+    // start 90 days before that instant (site/contract/terms-window.ts) and the evaluation instant
+    // from the manifest (site/contract/directory-evaluated.ts), and that answer is what is compared.
     const runLog = existsSync(join(gen, 'run-log.json')) ? ((await readJson(join(gen, 'run-log.json'))) as { data_as_of?: unknown }) : null;
     const asOf = monitoringAsOfMs(typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null, generatedAt);
     const fullAt = typeof manifest.directory_full_evaluation_at === 'string' ? manifest.directory_full_evaluation_at : null;
@@ -136,6 +139,8 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
       const ev = body.evidence as { monitoring_since?: unknown; monitoring_days?: unknown } | undefined;
       if (ev && ev.monitoring_days === undefined && typeof ev.monitoring_since === 'string')
         body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
+      const pt = body.payment_terms as PaymentTermsFile | null | undefined;
+      if (pt && typeof pt === 'object') body.payment_terms = withTermsWindowStart(pt, asOf);
       const dir = body.directory as DirectoryResultFile | undefined;
       if (dir && typeof dir === 'object') body.directory = withDirectoryEvaluatedAt(dir, fullAt);
       bodies.set(id, body);

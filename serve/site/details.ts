@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import type { ServiceDetail, ServiceDetailFile } from '../../site/contract/service-detail.ts';
+import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
 import type { SiteState } from './state.ts';
 
 /**
@@ -10,7 +11,8 @@ import type { SiteState } from './state.ts';
  * folder and kept in a bounded LRU per generation (keys include the generation, so a swap never
  * serves an old object for a new generation). The id was already checked against the loaded index,
  * so no path can be built from unchecked input. A detail is cached with `evidence.monitoring_days`
- * added and `directory.evaluated_at` completed (the file leaves both out).
+ * added and `directory.evaluated_at` and `payment_terms.window_start` completed (the file leaves them
+ * out or carries only their stable part).
  */
 export class DetailCache {
   private readonly map = new Map<string, ServiceDetail>();
@@ -30,8 +32,11 @@ export class DetailCache {
       detail = file as unknown as ServiceDetail;
       // The file leaves out monitoring_days; it is the generation's figure, counted to its
       // data_as_of (site/contract/monitoring.ts), the same value the index rows carry.
-      if (typeof file.evidence?.monitoring_since === 'string')
-        detail.evidence = withMonitoringDays(file.evidence, monitoringAsOfMs(site.dataAsOf, site.generatedAt));
+      const asOf = monitoringAsOfMs(site.dataAsOf, site.generatedAt);
+      if (typeof file.evidence?.monitoring_since === 'string') detail.evidence = withMonitoringDays(file.evidence, asOf);
+      // The file carries the window start only while limited; otherwise it is 90 days before the
+      // same instant (site/contract/terms-window.ts), the value the index rows carry too.
+      if (file.payment_terms) detail.payment_terms = withTermsWindowStart(file.payment_terms, asOf);
       // The file names only a changed-scope evaluation instant; the last full evaluation's is the
       // generation's (site/contract/directory-evaluated.ts).
       if (file.directory) detail.directory = withDirectoryEvaluatedAt(file.directory, site.fullEvaluationAt);

@@ -5,7 +5,9 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import { INDEX_SHARDS_FILE, IndexRecord, IndexShards, shardFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
+import type { PaymentTermsFile } from '../../site/contract/payment-terms.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
+import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { compileRow, type SearchRow } from '../search/row.ts';
@@ -61,8 +63,10 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
  * garbage as soon as it is compiled, so the load never holds every record whole.
  * The files: the shards listed by `index/shards.json` (site/contract/index-record.ts), or a
  * generation's single `index/summaries.json` (generations published before the index was split).
- * Each record gets `evidence.monitoring_days` at `asOfMs` (site/contract/monitoring.ts: the files
- * leave it out) before it is checked against the contract and compiled.
+ * Each record gets `evidence.monitoring_days` and `payment_terms.window_start` at `asOfMs`
+ * (site/contract/monitoring.ts, site/contract/terms-window.ts: the files leave out the days and
+ * carry the window start only while `limited`) before it is checked against the contract and
+ * compiled, so the serialized summary every search answer splices already holds both.
  */
 async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
   const rows: SearchRow[] = [];
@@ -70,9 +74,12 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
   let n = 0;
   const onRecord = (where: string) => (value: unknown) => {
     const i = n++;
-    const v = value as { summary?: { evidence?: { monitoring_since?: unknown } } } | null;
+    const v = value as { summary?: { evidence?: { monitoring_since?: unknown }; payment_terms?: unknown } } | null;
     const e = v?.summary?.evidence;
     if (e && typeof e.monitoring_since === 'string') v.summary!.evidence = withMonitoringDays(e as { monitoring_since: string }, asOfMs);
+    const t = v?.summary?.payment_terms as { window_start?: unknown } | null | undefined;
+    if (v?.summary && t && (t.window_start === null || typeof t.window_start === 'string'))
+      v.summary.payment_terms = withTermsWindowStart(t as PaymentTermsFile, asOfMs);
     const rec = checkRecord(value, i, where);
     rows.push(compileRow(rec, i));
     haystacks.push(rec.search.haystack);

@@ -269,7 +269,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'PaymentTerms.window_start': d(
     'computed',
-    'Start of the counting window: the later of data_as_of minus 90 days and the first valid payment request observed.',
+    'Start of the counting window: the later of data_as_of minus 90 days and the first valid payment request observed. The server completes it when it answers: a published per-service file gives it only while limited is true (the first observation) and null otherwise (then it is data_as_of minus 90 days).',
     'date-time',
   ),
   'PaymentTerms.limited': d(

@@ -30,7 +30,7 @@ export const IndexSearch = z.strictObject({
 });
 export type IndexSearch = z.infer<typeof IndexSearch>;
 
-/** An index record as the server holds it: the published record with `evidence.monitoring_days` added at load. */
+/** An index record as the server holds it: the published record with `evidence.monitoring_days` and `payment_terms.window_start` completed at load. */
 export const IndexRecord = z.strictObject({
   summary: ServiceSummary,
   in_directory: z.boolean(),
@@ -40,7 +40,8 @@ export type IndexRecord = z.infer<typeof IndexRecord>;
 
 /**
  * An index record as a generation's index files carry it: the summary without
- * `evidence.monitoring_days` (site/contract/monitoring.ts), which the server adds at load.
+ * `evidence.monitoring_days` (site/contract/monitoring.ts) and with `payment_terms.window_start`
+ * only while `limited` (site/contract/terms-window.ts); the server completes both at load.
  */
 export const IndexRecordFile = IndexRecord.extend({ summary: ServiceSummaryFile });
 export type IndexRecordFile = z.infer<typeof IndexRecordFile>;

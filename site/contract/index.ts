@@ -3,6 +3,7 @@ export * from './requests.ts';
 export * from './evidence.ts';
 export * from './monitoring.ts';
 export * from './payment-terms.ts';
+export * from './terms-window.ts';
 export * from './summary.ts';
 export * from './notes.ts';
 export * from './service-list.ts';

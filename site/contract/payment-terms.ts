@@ -14,6 +14,15 @@ export const PaymentTerms = z.strictObject({
 });
 export type PaymentTerms = z.infer<typeof PaymentTerms>;
 
+/**
+ * Payment terms as a generation's files carry them (index records, single-service files):
+ * `window_start` only while `limited` is true (the first valid observation, a value that never
+ * moves), null otherwise (90 days before the compute instant, which moves at every compute); the
+ * server completes it when it answers (site/contract/terms-window.ts).
+ */
+export const PaymentTermsFile = PaymentTerms.extend({ window_start: DateTime.nullable() });
+export type PaymentTermsFile = z.infer<typeof PaymentTermsFile>;
+
 /** One detected change of terms (history in the single-service object; from `terms_changes`). */
 export const TermsChange = z.strictObject({
   changed_at: DateTime,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
 import { Evidence, EvidenceFile } from './evidence.ts';
-import { PaymentTerms } from './payment-terms.ts';
+import { PaymentTerms, PaymentTermsFile } from './payment-terms.ts';
 
 /** Figures reported by a registry, never measured by Atlas (members are our choice). */
 export const RegistryUsage = z.strictObject({
@@ -60,6 +60,9 @@ export const ServiceSummary = z.strictObject({
 });
 export type ServiceSummary = z.infer<typeof ServiceSummary>;
 
-/** A summary as a generation's files carry it: evidence without `monitoring_days` (EvidenceFile). */
-export const ServiceSummaryFile = ServiceSummary.extend({ evidence: EvidenceFile });
+/**
+ * A summary as a generation's files carry it: evidence without `monitoring_days` (EvidenceFile) and
+ * `payment_terms.window_start` only while `limited` (PaymentTermsFile).
+ */
+export const ServiceSummaryFile = ServiceSummary.extend({ evidence: EvidenceFile, payment_terms: PaymentTermsFile.nullable() });
 export type ServiceSummaryFile = z.infer<typeof ServiceSummaryFile>;

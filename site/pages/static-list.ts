@@ -1,16 +1,21 @@
 import { API_STATUS } from '../contract/common.ts';
 import type { IndexRecordFile } from '../contract/index.ts';
-import { monitoringAsOfMs, NOTES, withMonitoringDays } from '../contract/index.ts';
+import { monitoringAsOfMs, NOTES, withMonitoringDays, withTermsWindowStart } from '../contract/index.ts';
 import type { ServiceList, ServiceSummary } from './model.ts';
 
 export const STATIC_PAGE_SIZE = 50;
 
 /**
- * A published summary as the list shows it: `monitoring_days` at the generation's `data_as_of`
- * (else `generated_at`), the instant the server counts them to (site/contract/monitoring.ts).
+ * A published summary as the list shows it: `monitoring_days` and `payment_terms.window_start` at
+ * the generation's `data_as_of` (else `generated_at`), the instant the server completes them to
+ * (site/contract/monitoring.ts, site/contract/terms-window.ts).
  */
 export function listedSummary(summary: IndexRecordFile['summary'], asOfMs: number): ServiceSummary {
-  return { ...summary, evidence: withMonitoringDays(summary.evidence, asOfMs) };
+  return {
+    ...summary,
+    evidence: withMonitoringDays(summary.evidence, asOfMs),
+    payment_terms: withTermsWindowStart(summary.payment_terms, asOfMs),
+  };
 }
 
 /**

@@ -41,8 +41,9 @@ const json = <T>(v: unknown, fallback: T): T => {
 };
 
 /**
- * The summary as the generation's files carry it: no `evidence.monitoring_days` (it moves with time;
- * the server adds it when it answers, site/contract/monitoring.ts).
+ * The summary as the generation's files carry it: no `evidence.monitoring_days` and
+ * `payment_terms.window_start` only while `limited` (both move with time; the server completes them
+ * when it answers, site/contract/monitoring.ts, site/contract/terms-window.ts).
  */
 export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
   const id = String(r.id);
@@ -128,7 +129,8 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
           pay_to_changes_90d: num(r.terms_pay_to_changes_90d) ?? 0,
           last_change_at: str(r.terms_last_change_at),
           last_change_kinds: strs(r.terms_last_change_kinds) as NonNullable<ServiceSummary['payment_terms']>['last_change_kinds'],
-          window_start: String(r.terms_window_start),
+          // Only while limited (site/contract/terms-window.ts; staged so in sql.ts).
+          window_start: str(r.terms_window_start),
           limited: Boolean(r.terms_limited),
         }
       : null,

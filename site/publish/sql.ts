@@ -72,7 +72,12 @@ SELECT
   t.service_id IS NOT NULL AS has_terms,
   ${iso('t.current_since')} AS terms_current_since, t.changes_30d AS terms_changes_30d, t.changes_90d AS terms_changes_90d,
   t.pay_to_changes_90d AS terms_pay_to_changes_90d, ${iso('t.last_change_at')} AS terms_last_change_at,
-  t.last_change_kinds AS terms_last_change_kinds, ${iso('t.window_start')} AS terms_window_start, t.limited AS terms_limited,
+  t.last_change_kinds AS terms_last_change_kinds,
+  -- The window start only while limited (the first observation, which never moves); after 90 days
+  -- of tracking it is 90 days before the compute instant, moving at every compute, and the server
+  -- completes it from the generation's data_as_of (site/contract/terms-window.ts): not staged, so
+  -- not fingerprinted.
+  ${iso('CASE WHEN t.limited THEN t.window_start END')} AS terms_window_start, t.limited AS terms_limited,
   dc.service_id IS NOT NULL AS has_directory, dc.in_directory, dc.rule AS directory_rule,
   -- Only a changed-scope instant is the service's own: a full evaluation's instant moves every service
   -- hourly and is the generation's (site/contract/directory-evaluated.ts), so it is neither staged

@@ -1,12 +1,15 @@
 import { html, type Html } from '../html.ts';
 import { fmtInt, fmtPrice, fmtTime } from '../format.ts';
-import type { ServiceDetail } from '../model.ts';
+import type { ServiceDetailFile } from '../model.ts';
 
 /**
  * Payment terms (docs/api.md, PaymentTerms): the summary, the latest valid request's offers and the history of
- * changes. Receiving addresses are never shown (only whether they changed).
+ * changes. Receiving addresses are never shown (only whether they changed). The window start is shown
+ * only while tracking is under 90 days (`limited`): then it is the first observation, which a
+ * published file carries and which never moves; afterwards it moves at every compute
+ * (site/contract/terms-window.ts), and a static page must not depend on it.
  */
-export function renderTerms(d: Pick<ServiceDetail, 'payment_terms' | 'current_terms' | 'terms_changes' | 'type'>): Html {
+export function renderTerms(d: Pick<ServiceDetailFile, 'payment_terms' | 'current_terms' | 'terms_changes' | 'type'>): Html {
   const t = d.payment_terms;
   const cur = d.current_terms;
   if (!t && !cur && d.terms_changes.length === 0) {
@@ -19,7 +22,7 @@ ${
   t
     ? html`<dl class="facts">
 <dt>Current terms since</dt><dd>${fmtTime(t.current_since)}</dd>
-<dt>Changes (30 d / 90 d)</dt><dd>${fmtInt(t.changes_30d)} / ${fmtInt(t.changes_90d)}${t.limited ? html` <span class="muted">(tracked under 90 days, since ${fmtTime(t.window_start)})</span>` : html``}</dd>
+<dt>Changes (30 d / 90 d)</dt><dd>${fmtInt(t.changes_30d)} / ${fmtInt(t.changes_90d)}${t.limited && t.window_start ? html` <span class="muted">(tracked under 90 days, since ${fmtTime(t.window_start)})</span>` : html``}</dd>
 <dt>Receiving-address changes (90 d)</dt><dd>${fmtInt(t.pay_to_changes_90d)} <span class="muted">(addresses are compared, never published)</span></dd>
 <dt>Last change</dt><dd>${t.last_change_at ? html`${fmtTime(t.last_change_at)} (${t.last_change_kinds.join(', ')})` : html`none`}</dd>
 </dl>`

@@ -3,18 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Context } from '../../../pipeline/core/context.ts';
-import { silentLogger } from '../../../pipeline/core/log.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { verifyGeneration } from '../../../pipeline/verify/index.ts';
-import { closeDeps, createApp, createDeps } from '../../../serve/index.ts';
-import { mountPages } from '../../../serve/pages/index.ts';
 import { directoryEvaluatedAt, Manifest, ServiceDetailFile } from '../../../site/contract/index.ts';
-import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { fmtTime } from '../../../site/pages/format.ts';
 import { publish } from '../../../site/publish/index.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { dailyWorld, withServedTree } from './daily-world.ts';
 import { parseWith } from './read-tree.ts';
-import { seedRaw } from './seed.ts';
 
 const T0 = '2026-11-25T12:00:00.000Z';
 const HOUR = 3_600_000;
@@ -36,51 +31,20 @@ describe('directoryEvaluatedAt (site/contract/directory-evaluated.ts)', () => {
   });
 });
 
-/**
- * Daily-checked services only (the seed's discovered ones): within an hour without new checks none of
- * their evidence, terms or criteria moves, so what a publish renders is what the directory evaluation
- * instant alone would make it render.
- */
-async function dailyWorld() {
-  const { dir, cleanup } = tempDir('atlas-evaluated-at-');
-  const store = await openTestStore(dir);
-  await seedRaw(store, new Date(T0), 30, 3);
-  for (const table of ['checks', 'interval_changes', 'operations', 'services'])
-    await store.run(`DELETE FROM ${table} WHERE ${table === 'services' ? 'id' : 'service_id'} LIKE 'svc_%'`);
-  const clock = testClock(T0);
-  const ctx = makeContext(dir, { clock });
-  return { dir, cleanup, store, clock, ctx };
-}
-
 /** The answers of the real app (API and server-rendered page) over the published tree, for `ids`. */
 async function answers(ctx: Context, ids: string[]): Promise<Map<string, { evaluatedAt: unknown; page: string }>> {
-  const deps = await createDeps({
-    clock: ctx.clock,
-    config: ctx.config,
-    secret: ctx.secret,
-    log: silentLogger,
-    siteDir: ctx.paths.publicDir,
-    inboxDir: join(ctx.paths.publicDir, '..', 'inbox'),
-    replicaId: 'test',
-    mounts: [mountPages],
-    openapi: buildOpenApi,
-  });
-  try {
-    const app = createApp(deps);
+  return withServedTree(ctx, async (get) => {
     const out = new Map<string, { evaluatedAt: unknown; page: string }>();
-    const incoming = { incoming: { socket: { remoteAddress: '198.51.100.7' } } };
     for (const id of ids) {
-      const res = await app.request(`/api/v1/services/${id}`, undefined, incoming);
+      const res = await get(`/api/v1/services/${id}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { directory: Record<string, unknown> };
       expect('scope' in body.directory).toBe(false);
-      const page = await (await app.request(`/services/${id}`, undefined, incoming)).text();
+      const page = await (await get(`/services/${id}`)).text();
       out.set(id, { evaluatedAt: body.directory.evaluated_at, page });
     }
     return out;
-  } finally {
-    await closeDeps(deps);
-  }
+  });
 }
 
 /** Each service's evaluation instant as the database holds it (view directory_current). */
@@ -93,7 +57,7 @@ const ino = (p: string) => statSync(p).ino;
 
 describe('directory.evaluated_at across hourly full evaluations', () => {
   it('a full evaluation that changes nothing re-renders no service; the server answers its instant', async () => {
-    const { cleanup, store, clock, ctx } = await dailyWorld();
+    const { cleanup, store, clock, ctx } = await dailyWorld(T0, 3, 'atlas-evaluated-at-');
     try {
       // The cycle's own choice of scope: full when none for an hour, changed otherwise.
       await computeAll(ctx, store);
@@ -173,7 +137,7 @@ describe('directory.evaluated_at across hourly full evaluations', () => {
   });
 
   it('a service published before any evaluation answers null, whatever the generation says', async () => {
-    const { cleanup, store, clock, ctx } = await dailyWorld();
+    const { cleanup, store, clock, ctx } = await dailyWorld(T0, 3, 'atlas-evaluated-at-');
     try {
       await computeAll(ctx, store);
       clock.advance(60_000);
