@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
  * shared (hard links) instead of rendered again. The decision is made from content, never from
  * timestamps or change flags. Values that move for every service merely because time passes or an
  * hourly evaluation ran (`evidence.monitoring_days`, the full evaluation's instant in
- * `directory.evaluated_at`) are not staged, so they are not in any fingerprint: the server adds them.
+ * `directory.evaluated_at`, `payment_terms.window_start` once tracking is past 90 days) are not
+ * staged, so they are not in any fingerprint: the server adds them.
  */
 
 /** Relative path of the fingerprint list inside a generation (sealed with the rest). */
