@@ -127,6 +127,10 @@ function runOneCycle(dir: string, at: Date, concurrency: number, timeoutMs: numb
   });
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? 0;
+};
 const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? 0;
@@ -178,13 +182,21 @@ export async function run(args: string[]): Promise<void> {
       );
       for (const s of r.steps) if (s.error) process.stdout.write(`    ${s.step}: ${s.error}\n`);
     }
-    const maxWall = Math.max(...walls);
-    const maxRss = Math.max(...rss);
     const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-    process.stdout.write(
-      `cycles: ${walls.length}; wall max ${(maxWall / 1000).toFixed(1)} s, p95 ${(p95(walls) / 1000).toFixed(1)} s (target < 60: ${mark(maxWall < 60_000)}); ` +
-        `peak RSS max ${mb(maxRss)} MB, p95 ${mb(p95(rss))} MB (target < 1536: ${mark(maxRss < 1.5 * 2 ** 30)}); load average at the end ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores\n`,
-    );
+    // The first cycle starts from an empty public folder: its publish renders every service. It is
+    // reported on its own; the steady cycles are the ones after it (each still counted, midnight too).
+    const line = (name: string, w: number[], r: number[]) => {
+      if (!w.length) return;
+      const maxWall = Math.max(...w);
+      const maxRss = Math.max(...r);
+      process.stdout.write(
+        `${name}: ${w.length}; wall max ${(maxWall / 1000).toFixed(1)} s, p95 ${(p95(w) / 1000).toFixed(1)} s, median ${(median(w) / 1000).toFixed(1)} s (target < 60: ${mark(maxWall < 60_000)}); ` +
+          `peak RSS max ${mb(maxRss)} MB, p95 ${mb(p95(r))} MB (target < 1536: ${mark(maxRss < 1.5 * 2 ** 30)})\n`,
+      );
+    };
+    line('all cycles', walls, rss);
+    line('steady cycles (after the first, which publishes every service from nothing)', walls.slice(1), rss.slice(1));
+    process.stdout.write(`load average at the end ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores\n`);
   } finally {
     await fleet.close();
     rmSync(dir, { recursive: true, force: true });
