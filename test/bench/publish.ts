@@ -1,6 +1,7 @@
 /**
  * Benchmark of `atlas publish`, full and incremental (docs/notes/incremental-publish.md):
- *   npm run bench -- publish [--size N] [--days D] [--no-pages] [--keep DIR]
+ *   npm run bench -- publish [--size N] [--days D] [--no-pages] [--keep DIR] [--only full]
+ *                            [--cpu-prof DIR] [--hashes FILE]
  * Seeds N services (default 100,000) with D days of checks (default 1) in a DuckDB file with the
  * publish tests' seeder (test/unit/publish/seed.ts), runs compute once, then three publishes, each in
  * its own process (peak RSS is the child's): a full publish (the baseline), a publish with nothing
@@ -10,13 +11,24 @@
  * (its new files and its own directories). Ratios against the full publish of the same run:
  * targets nothing-changed / full < 0.10 (time), extra generation / full < 0.05 (disk); the
  * absolute targets at 100,000 services are 2%-changed < 10 s and full < 90 s with peak RSS < 1.5 GB.
+ * --only full: stop after the full publish (iterating on the full render's cost).
+ * --cpu-prof DIR: each publish child writes a V8 CPU profile (node --cpu-prof) into DIR.
+ * --hashes FILE: write `sha256  path` of every file of the full publish's generation, sorted by path,
+ * leaving out the files that hold the generation id, the publish run id or the signing key
+ * or the runs' timings (manifest.json, checksums.*, healthz.json, atlas-signing-key.json,
+ * api/v1/status.json, run-log.json) and index/fingerprints.txt (every line of it hashes the salt,
+ * which names the rendering code itself: site/publish/fingerprint.ts); with a fixed --size the same
+ * code gives the same file, so two checkouts can be compared byte for byte (the publish instant and
+ * the seeded world are fixed).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { computeAll } from '../../pipeline/compute/index.ts';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
+import { FINGERPRINTS_FILE } from '../../site/publish/fingerprint.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
 import { seedChangesAndReports, seedRaw } from '../unit/publish/seed.ts';
 
@@ -40,11 +52,19 @@ function option(args: string[], name: string, fallback: number): number {
   return v;
 }
 
-function publishChild(dataDir: string, now: Date, mode: 'full' | 'incremental', pages: boolean): Promise<ChildResult> {
+function publishChild(
+  dataDir: string,
+  now: Date,
+  mode: 'full' | 'incremental',
+  pages: boolean,
+  cpuProf: string | null,
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
+    const prof = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf, '--cpu-prof-name', `publish-${mode}-${now.getTime()}.cpuprofile`] : [];
     const child = spawn(
       process.execPath,
       [
+        ...prof,
         '--import',
         'tsx',
         join(PROJECT_ROOT, 'test', 'bench', 'publish-child.ts'),
@@ -85,6 +105,27 @@ function diskOf(root: string, shared: ReadonlySet<number> = new Set()): { bytes:
   return { bytes, inodes };
 }
 
+/** Files whose bytes differ between two publishes of the same data: generation id, run id, signing key, run timings. */
+const UNSTABLE = new Set(['manifest.json', 'healthz.json', 'atlas-signing-key.json', 'run-log.json', join('api', 'v1', 'status.json')]);
+
+/** `sha256  path` of every file under `root` (sorted by path) but the UNSTABLE ones and the seal. */
+function hashTree(root: string): string {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else {
+        const rel = relative(root, p);
+        if (UNSTABLE.has(rel) || rel === FINGERPRINTS_FILE || rel.startsWith('checksums.')) continue;
+        out.push(`${createHash('sha256').update(readFileSync(p)).digest('hex')}  ${rel}`);
+      }
+    }
+  };
+  walk(root);
+  return `${out.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join('\n')}\n`;
+}
+
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const load = () =>
@@ -96,6 +137,14 @@ export async function run(args: string[]): Promise<void> {
   const n = option(args, 'size', 100_000);
   const days = option(args, 'days', 1);
   const pages = !args.includes('--no-pages');
+  const onlyAt = args.indexOf('--only');
+  const onlyFull = onlyAt >= 0 && args[onlyAt + 1] === 'full';
+  if (onlyAt >= 0 && !onlyFull) throw new Error('--only takes `full`');
+  const profAt = args.indexOf('--cpu-prof');
+  const cpuProf = profAt >= 0 ? resolve(args[profAt + 1]!) : null;
+  if (cpuProf) mkdirSync(cpuProf, { recursive: true });
+  const hashesAt = args.indexOf('--hashes');
+  const hashes = hashesAt >= 0 ? resolve(args[hashesAt + 1]!) : null;
   const keepAt = args.indexOf('--keep');
   const dataDir = keepAt >= 0 ? args[keepAt + 1]! : mkdtempSync(join(tmpdir(), 'atlas-bench-publish-'));
   mkdirSync(dataDir, { recursive: true });
@@ -113,9 +162,17 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`seeded ${n} services (${days} d of checks) and computed in ${s(performance.now() - t)} (load ${load()})\n`);
 
     const at = (min: number) => new Date(NOW.getTime() + min * 60_000);
-    const full = await publishChild(dataDir, at(1), 'full', pages);
-    process.stdout.write(`full publish: ${s(full.ms)}, peak RSS ${full.peak_rss_mb} MB (load ${load()})\n`);
-    const same = await publishChild(dataDir, at(6), 'incremental', pages);
+    const full = await publishChild(dataDir, at(1), 'full', pages, cpuProf);
+    process.stdout.write(
+      `full publish: ${s(full.ms)} wall, ${s(full.cpu_ms)} CPU, peak RSS ${full.peak_rss_mb} MB (load ${load()})\n` +
+        `steps, full: ${JSON.stringify(full.steps)}\n`,
+    );
+    if (hashes) {
+      writeFileSync(hashes, hashTree(full.dir));
+      process.stdout.write(`hashes of the full publish's files in ${hashes}\n`);
+    }
+    if (onlyFull) return;
+    const same = await publishChild(dataDir, at(6), 'incremental', pages, cpuProf);
     process.stdout.write(`nothing changed: ${s(same.ms)}, peak RSS ${same.peak_rss_mb} MB (load ${load()})\n`);
 
     // 2% of the services change through the store: a third evidence, a third terms, a third membership.
@@ -130,7 +187,7 @@ export async function run(args: string[]): Promise<void> {
     } finally {
       store.close();
     }
-    const changed = await publishChild(dataDir, at(11), 'incremental', pages);
+    const changed = await publishChild(dataDir, at(11), 'incremental', pages, cpuProf);
     process.stdout.write(
       `2% changed (${changed.incremental.rendered} rendered): ${s(changed.ms)}, peak RSS ${changed.peak_rss_mb} MB (load ${load()})\n`,
     );

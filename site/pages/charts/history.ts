@@ -16,33 +16,39 @@ export interface HistoryChartOptions {
 export function checkHistorySvg(days: readonly DayBucket[], opts: HistoryChartOptions = {}): string {
   const { width, height, id, left, top, plotW, plotH, slot } = dailyPlot(days.length, opts, { id: 'history', left: 34 });
   const barW = Math.max(1, slot * 0.75);
-  const max = Math.max(1, ...days.map((d) => d.checks));
-  const total = days.reduce((s, d) => s + d.checks, 0);
-  const passed = days.reduce((s, d) => s + d.passed, 0);
-  const empty = days.filter((d) => d.checks === 0).length;
+  let max = 1;
+  let total = 0;
+  let passed = 0;
+  let empty = 0;
+  for (const d of days) {
+    max = Math.max(max, d.checks);
+    total += d.checks;
+    passed += d.passed;
+    if (d.checks === 0) empty += 1;
+  }
 
   const parts: string[] = [];
   parts.push(`<line class="grid" x1="${left}" y1="${r1(top + plotH)}" x2="${r1(left + plotW)}" y2="${r1(top + plotH)}"/>`);
   parts.push(`<line class="grid" x1="${left}" y1="${top}" x2="${r1(left + plotW)}" y2="${top}"/>`);
-  days.forEach((d, i) => {
-    const x = left + i * slot + (slot - barW) / 2;
-    const base = top + plotH;
+  // The same for every bar: written once.
+  const base = top + plotH;
+  const width1 = r1(barW);
+  const noneY = r1(base - 2);
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i]!;
+    const x = r1(left + i * slot + (slot - barW) / 2);
     if (d.checks === 0) {
-      parts.push(
-        `<rect class="none" x="${r1(x)}" y="${r1(base - 2)}" width="${r1(barW)}" height="2"><title>${d.day}: no checks</title></rect>`,
-      );
-      return;
+      parts.push(`<rect class="none" x="${x}" y="${noneY}" width="${width1}" height="2"><title>${d.day}: no checks</title></rect>`);
+      continue;
     }
     const failed = d.checks - d.passed;
     const hPass = (d.passed / max) * plotH;
     const hFail = (failed / max) * plotH;
-    const label = `${d.day}: ${d.passed} of ${d.checks} checks passed`;
-    parts.push(`<g><title>${label}</title>`);
-    if (hPass > 0) parts.push(`<rect class="pass" x="${r1(x)}" y="${r1(base - hPass)}" width="${r1(barW)}" height="${r1(hPass)}"/>`);
-    if (hFail > 0)
-      parts.push(`<rect class="fail" x="${r1(x)}" y="${r1(base - hPass - hFail)}" width="${r1(barW)}" height="${r1(hFail)}"/>`);
+    parts.push(`<g><title>${d.day}: ${d.passed} of ${d.checks} checks passed</title>`);
+    if (hPass > 0) parts.push(`<rect class="pass" x="${x}" y="${r1(base - hPass)}" width="${width1}" height="${r1(hPass)}"/>`);
+    if (hFail > 0) parts.push(`<rect class="fail" x="${x}" y="${r1(base - hPass - hFail)}" width="${width1}" height="${r1(hFail)}"/>`);
     parts.push('</g>');
-  });
+  }
   parts.push(text(left - 4, top + 4, String(max), 'end'));
   parts.push(text(left - 4, top + plotH, '0', 'end'));
   const first = days[0]?.day;

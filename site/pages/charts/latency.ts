@@ -45,12 +45,10 @@ export function latencySvg(days: readonly DayBucket[], opts: LatencyChartOptions
       current = [];
       return;
     }
-    const x = left + i * slot + slot / 2;
-    const y = top + plotH - (v / maxY) * plotH;
-    current.push(`${r1(x)},${r1(y)}`);
-    dots.push(
-      `<circle class="dot" cx="${r1(x)}" cy="${r1(y)}" r="2.5"><title>${days[i]!.day}: median ${Math.round(v)} ms</title></circle>`,
-    );
+    const x = r1(left + i * slot + slot / 2);
+    const y = r1(top + plotH - (v / maxY) * plotH);
+    current.push(`${x},${y}`);
+    dots.push(`<circle class="dot" cx="${x}" cy="${y}" r="2.5"><title>${days[i]!.day}: median ${Math.round(v)} ms</title></circle>`);
   });
   if (current.length) segments.push(current);
   for (const s of segments) if (s.length > 1) parts.push(`<polyline class="line" points="${s.join(' ')}"/>`);

@@ -1,7 +1,18 @@
 /** Small shared pieces of the inline SVG charts. Numbers are rounded so output is stable for tests. */
 import { esc } from '../html.ts';
 
-export const r1 = (n: number): string => String(Math.round(n * 10) / 10);
+/**
+ * `n` rounded to one decimal, as `String(Math.round(n * 10) / 10)` writes it. A chart writes a few
+ * hundred of these; below 10^14 the text is built from the integer tenths (same characters, no
+ * shortest-double conversion), beyond that (and for NaN, ±Infinity) String decides.
+ */
+export function r1(n: number): string {
+  const k = Math.round(n * 10);
+  if (k % 10 === 0 || !(k > -1e15 && k < 1e15)) return String(k / 10);
+  const a = k < 0 ? -k : k;
+  const tenth = a % 10;
+  return `${k < 0 ? '-' : ''}${(a - tenth) / 10}.${tenth}`;
+}
 
 export interface SvgFrame {
   width: number;
