@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../pipeline/core/log.ts';
@@ -18,6 +16,7 @@ import {
   type IndexRecordFile,
 } from '../contract/index.ts';
 import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
+import { FileWriter } from './file-writer.ts';
 import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
 import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
@@ -135,16 +134,10 @@ export async function writeServices(
     listed: [],
     timings,
   };
-  // Write one file of the generation and keep its size and hash for the seal. Synchronous: a file
-  // goes to the page cache in a few tens of microseconds, where an asynchronous write cost its
-  // FileHandle, promises and callbacks on this thread (at 20,000 services a full publish took
-  // 18-26 s of CPU instead of 31-32 s). Nothing else waits on this thread meanwhile: DuckDB's
-  // prefetch and the link worker run on their own threads.
-  const write = (rel: string, text: string): void => {
-    const bytes = Buffer.from(text);
-    result.written.set(rel, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-    writeFileSync(`${genDir}/${rel}`, bytes);
-  };
+  // The files are written, and hashed for the seal, on a worker thread while this one shapes the
+  // next services (file-writer.ts).
+  const files = new FileWriter(genDir);
+  const write = (rel: string, text: string) => files.put(rel, text);
   let next: Promise<Row[]> | null = null;
   let linking: Promise<Uint8Array> | null = null;
   try {
@@ -287,19 +280,22 @@ export async function writeServices(
           });
         const body = JSON.stringify(detail);
         const id = detail.id;
-        write(detailPath(id), body);
+        await write(detailPath(id), body);
         if (opts.page) {
           const html = opts.page(detail);
           result.paged.push(id);
-          write(pagePath(id), html);
+          await write(pagePath(id), html);
         }
       }
       counts[shard] = lines.length;
       result.services += lines.length;
       // Same bytes as JsonArrayWriter: one element per line, so the next publish can copy lines.
-      if (lines.length) write(rel, `[\n${lines.join(',\n')}\n]\n`);
+      if (lines.length) await write(rel, `[\n${lines.join(',\n')}\n]\n`);
     }
     lap('shape');
+    await files.flush();
+    result.written = files.written;
+    lap('write');
     if (linking) {
       const ok = await linking;
       const missing = same.filter((_, i) => !ok[i]);
@@ -323,7 +319,8 @@ export async function writeServices(
     lap('write');
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
   } finally {
-    await linking?.catch(() => undefined); // no link lands in a folder the caller may remove
+    await files.close(); // no write lands in a folder the caller may remove
+    await linking?.catch(() => undefined); // nor a link
     await next?.catch(() => undefined); // a prefetch still running must finish before the tables go
     for (const sql of DROP_STAGED) await store.run(sql).catch(() => undefined);
   }
