@@ -12,16 +12,25 @@ import { storageError } from '../../pipeline/core/errors.ts';
  * needs every written file's size and SHA-256 and should not read them back. Bodies cross as
  * transferred byte arrays, in batches. Memory is bounded: `put` waits once more than `maxQueued`
  * bytes are with the worker.
+ *
+ * `replace`: the path may already be a hard link to a file of another generation (publish links
+ * the previous generation's files before it knows which services changed). Writing through such a
+ * name would change the other generation's file, so each file is written under a temporary name
+ * and renamed over the link, which replaces the name and leaves the linked file untouched.
  */
 const WORKER = `
-const { parentPort } = require('node:worker_threads');
-const { writeFileSync } = require('node:fs');
+const { parentPort, workerData } = require('node:worker_threads');
+const { writeFileSync, renameSync } = require('node:fs');
 const { createHash } = require('node:crypto');
+const replace = workerData.replace;
 parentPort.on('message', ({ seq, paths, bodies }) => {
   const out = [];
   try {
     for (let i = 0; i < paths.length; i++) {
-      writeFileSync(paths[i], bodies[i]);
+      if (replace) {
+        writeFileSync(paths[i] + '.atlas-tmp', bodies[i]);
+        renameSync(paths[i] + '.atlas-tmp', paths[i]);
+      } else writeFileSync(paths[i], bodies[i]);
       out.push(bodies[i].length, createHash('sha256').update(bodies[i]).digest('hex'));
     }
     parentPort.postMessage({ seq, out });
@@ -60,9 +69,9 @@ export class FileWriter {
 
   constructor(
     private readonly root: string,
-    private readonly opts: { batchFiles?: number; maxQueuedBytes?: number } = {},
+    private readonly opts: { batchFiles?: number; maxQueuedBytes?: number; replace?: boolean } = {},
   ) {
-    this.worker = new Worker(WORKER, { eval: true });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { replace: opts.replace === true } });
     this.worker.on('message', (m: { seq: number; out?: (number | string)[]; error?: { message: string; code?: string } }) => {
       const batch = this.inFlight.get(m.seq);
       if (!batch) return;

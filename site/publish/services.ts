@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../pipeline/core/log.ts';
@@ -135,12 +136,27 @@ export async function writeServices(
     timings,
   };
   // The files are written, and hashed for the seal, on a worker thread while this one shapes the
-  // next services (file-writer.ts).
-  const files = new FileWriter(genDir);
+  // next services (file-writer.ts); over a link to the previous generation's file, by rename.
+  const files = new FileWriter(genDir, { replace: previous !== null });
   const write = (rel: string, text: string) => files.put(rel, text);
   let next: Promise<Row[]> | null = null;
   let linking: Promise<Uint8Array> | null = null;
   try {
+    const detailDir = join(genDir, 'api', 'v1', 'services');
+    await mkdir(detailDir, { recursive: true });
+    await mkdir(join(genDir, 'index', 'summaries'), { recursive: true });
+    if (opts.page) await mkdir(join(genDir, 'services'), { recursive: true });
+    // Every file of the previous generation's services (detail and page) is hard-linked on a
+    // worker thread while DuckDB stages and fingerprints: most services are unchanged, and 200,000
+    // links at 100,000 services would otherwise come after the SQL. What turns out changed is
+    // written over its link by rename; what is no longer published is unlinked below.
+    const prevIds = previous ? [...previous.fingerprints.keys()] : [];
+    if (previous) {
+      const rels = prevIds.map(detailPath);
+      if (opts.page) for (const id of prevIds) rels.push(pagePath(id));
+      linking = linkInBackground(previous.dir, genDir, rels);
+      linking.catch(() => undefined); // awaited below or in finally
+    }
     for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, [opts.salt]);
@@ -157,27 +173,16 @@ export async function writeServices(
        FROM pub_fp f JOIN pub_summary s ON s.ord = f.ord ORDER BY f.ord`,
     );
     lap('fingerprint');
-    const detailDir = join(genDir, 'api', 'v1', 'services');
-    await mkdir(detailDir, { recursive: true });
-    await mkdir(join(genDir, 'index', 'summaries'), { recursive: true });
-    if (opts.page) await mkdir(join(genDir, 'services'), { recursive: true });
     const prevCounts = await previousShardCounts(previous, bits);
 
     // Share what did not change: a service whose fingerprint is equal keeps its previous files
-    // (detail and page), hard-linked on a worker thread while the changed ones are rendered here.
-    // A detail file that cannot be linked means the previous generation is not what its
-    // fingerprints say: the step fails, and publish renders everything (publish.ts). A page that
-    // cannot be linked is rendered from the detail by writePages.
+    // (detail and page, linked above). A detail file that could not be linked means the previous
+    // generation is not what its fingerprints say: the step fails, and publish renders everything
+    // (publish.ts). A page that could not be linked is rendered from the detail by writePages.
     const shared = new Uint8Array(all.length + 1); // by ord
     const todo: number[] = [];
     const same = previous ? all.filter((s) => previous.fingerprints.get(s.id) === s.fp) : [];
     for (const s of same) shared[s.ord] = 1;
-    if (previous) {
-      const rels = same.map((s) => detailPath(s.id));
-      if (opts.page) for (const s of same) rels.push(pagePath(s.id));
-      linking = linkInBackground(previous.dir, genDir, rels);
-      linking.catch(() => undefined); // awaited below or in finally
-    }
     for (const s of all) {
       if (shared[s.ord]) {
         result.unchanged.push(s.id);
@@ -298,13 +303,24 @@ export async function writeServices(
     lap('write');
     if (linking) {
       const ok = await linking;
-      const missing = same.filter((_, i) => !ok[i]);
+      const at = new Map(prevIds.map((id, i) => [id, i]));
+      const n = prevIds.length;
+      const missing = same.filter((s) => !ok[at.get(s.id)!]);
       if (missing.length)
         throw new AtlasError(
           'internal',
           `publish: ${missing.length} detail file(s) of unchanged services could not be linked from the previous generation, e.g. ${detailPath(missing[0]!.id)}`,
         );
-      if (opts.page) for (let i = 0; i < same.length; i++) if (ok[same.length + i]) result.pagesLinked.push(same[i]!.id);
+      if (opts.page) for (const s of same) if (ok[n + at.get(s.id)!]) result.pagesLinked.push(s.id);
+      // A linked file of a service not published unchanged now: replaced when it was rendered,
+      // otherwise (removed, or skipped as invalid) its name goes.
+      const kept = new Set([...result.unchanged, ...result.rendered]);
+      for (let i = 0; i < n; i++) {
+        const id = prevIds[i]!;
+        if (kept.has(id)) continue;
+        if (ok[i]) unlinkSync(`${genDir}/${detailPath(id)}`);
+        if (opts.page && ok[n + i]) unlinkSync(`${genDir}/${pagePath(id)}`);
+      }
     }
     lap('link');
     result.details += result.rendered.length + result.unchanged.length;

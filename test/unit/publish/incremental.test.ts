@@ -254,6 +254,53 @@ describe('incremental publish', () => {
     }
   });
 
+  it('a service removed or no longer valid leaves no file behind, though every previous file was linked first', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store);
+      await store.run(`DELETE FROM services WHERE id = 'svc_r0000000'`);
+      await store.run(`UPDATE services SET type = 'bogus' WHERE id = 'svc_r0000003'`);
+      clock.advance(60_000);
+      const second = await publish({ ...ctx, log: { ...ctx.log, warn: () => undefined } }, store);
+      expect(second.incremental.previous).toBe(first.generation);
+      expect(second.invalid).toBe(1);
+      for (const id of ['svc_r0000000', 'svc_r0000003']) {
+        expect(existsSync(join(second.dir, `api/v1/services/${id}.json`))).toBe(false);
+        expect(existsSync(join(second.dir, `services/${id}.html`))).toBe(false);
+        expect(existsSync(join(first.dir, `api/v1/services/${id}.json`))).toBe(true); // the older generation keeps its own
+      }
+      expect(readdirSync(join(second.dir, 'api/v1/services')).filter((f) => f.includes('.atlas-tmp'))).toEqual([]);
+      expect((await verifyTree(second.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('a changed service is written over its link: the previous generation keeps its own bytes', async () => {
+    const { cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store);
+      const before = readFileSync(join(first.dir, 'api/v1/services/svc_r0000006.json'), 'utf8');
+      const page = readFileSync(join(first.dir, 'services/svc_r0000006.html'), 'utf8');
+      await changeEvidence(store, 'svc_r0000006');
+      clock.advance(60_000);
+      const second = await publish(ctx, store);
+      expect(second.incremental.rendered).toBe(1);
+      expect(readFileSync(join(first.dir, 'api/v1/services/svc_r0000006.json'), 'utf8')).toBe(before);
+      expect(readFileSync(join(first.dir, 'services/svc_r0000006.html'), 'utf8')).toBe(page);
+      expect(readFileSync(join(second.dir, 'api/v1/services/svc_r0000006.json'), 'utf8')).not.toBe(before);
+      expect(ino(join(second.dir, 'api/v1/services/svc_r0000006.json'))).not.toBe(
+        ino(join(first.dir, 'api/v1/services/svc_r0000006.json')),
+      );
+      expect((await verifyTree(first.dir)).ok).toBe(true);
+      expect((await verifyTree(second.dir)).ok).toBe(true);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
   it('pruning the generation a newer one shares files with leaves the newer one whole', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
     try {
