@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { parseShard } from '../../pipeline/probe/shard.ts';
 import { runProbeToBatch } from '../../pipeline/probe/batches/run.ts';
+import { limitHeapGrowthForSweep, tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
 import { runProbe } from '../../pipeline/probe/run-probe.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
@@ -58,11 +59,21 @@ export function register(program: Command): void {
           tty: !!process.stderr.isTTY && !ctx.log.json,
         };
         const out = o.out;
+        // This process does one sweep: keep its heap and DuckDB's allocator lean (process-memory.ts).
+        limitHeapGrowthForSweep();
         const summary =
           out !== undefined
-            ? await withStore(ctx.paths.db, (store) => runProbeToBatch(ctx, store, { ...probeOpts, out }), { readOnly: true })
+            ? await withStore(
+                ctx.paths.db,
+                async (store) => {
+                  await tuneStoreForSweep(store);
+                  return runProbeToBatch(ctx, store, { ...probeOpts, out });
+                },
+                { readOnly: true },
+              )
             : await withStore(ctx.paths.db, async (store) => {
                 await migrate(store, ctx.clock());
+                await tuneStoreForSweep(store);
                 return runProbe(ctx, store, probeOpts);
               });
         const c = summary.counts;
