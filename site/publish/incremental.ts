@@ -81,21 +81,21 @@ export function linkInBackground(from: string, to: string, rels: readonly string
 }
 
 /**
- * The previous generation's sealed size and SHA-256 of each linked path: a linked file is the same
- * inode, byte-identical by construction, so sealing need not read it again. Empty when the previous
- * list cannot be read (everything is then hashed). Only the entries asked for are checked (a path
- * string, a whole size, a SHA-256 in hex); the previous list's signature was checked when it was
- * sealed, and `atlas verify --tree` reads every file anyway.
+ * The sealed size and SHA-256 of every file of a generation, by path, from its `checksums.json`:
+ * what the seal of the next generation reuses for the files it links (a linked file is the same
+ * inode, byte-identical by construction, so it need not be read again). Empty when the list cannot
+ * be read (everything is then hashed). Each entry is checked (isChecksumEntry); the list's
+ * signature was checked when it was sealed, and `atlas verify --tree` reads every file anyway.
+ * Publish starts this while DuckDB stages, when its thread is idle.
  */
-export async function linkedHashes(previousDir: string, linked: Iterable<string>): Promise<Map<string, ChecksumEntry>> {
+export async function sealedEntries(generationDir: string): Promise<Map<string, ChecksumEntry>> {
   const out = new Map<string, ChecksumEntry>();
   let text: string;
   try {
-    text = await readFile(join(previousDir, CHECKSUMS_FILE), 'utf8');
+    text = await readFile(join(generationDir, CHECKSUMS_FILE), 'utf8');
   } catch {
     return out;
   }
-  const want = new Set(linked);
   // One entry a line, members in checksumsBytes' order: the plain lines are read with one regular
   // expression (JSON.parse of the whole 28 MB list and its 208,000 objects cost about a second); a
   // line that does not match (a path with escapes) is parsed as JSON.
@@ -103,20 +103,32 @@ export async function linkedHashes(previousDir: string, linked: Iterable<string>
     if (!line.startsWith('{"path":')) continue;
     const m = ENTRY_LINE.exec(line);
     let f: Partial<ChecksumEntry>;
-    if (m) {
-      if (!want.has(m[1]!)) continue;
-      f = { path: m[1]!, bytes: Number(m[2]), sha256: m[3]! };
-    } else {
+    if (m) f = { path: m[1]!, bytes: Number(m[2]), sha256: m[3]! };
+    else {
       try {
         f = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as Partial<ChecksumEntry>;
       } catch {
         continue;
       }
-      if (typeof f?.path !== 'string' || !want.has(f.path)) continue;
     }
     if (isChecksumEntry(f)) out.set(f.path, { path: f.path, bytes: f.bytes, sha256: f.sha256 });
   }
   return out;
+}
+
+/** The sealed entries of `linked` paths only (those the previous list has). */
+export function pickEntries(entries: ReadonlyMap<string, ChecksumEntry>, linked: Iterable<string>): Map<string, ChecksumEntry> {
+  const out = new Map<string, ChecksumEntry>();
+  for (const path of linked) {
+    const e = entries.get(path);
+    if (e) out.set(path, e);
+  }
+  return out;
+}
+
+/** The previous generation's sealed entries of the linked paths. */
+export async function linkedHashes(previousDir: string, linked: Iterable<string>): Promise<Map<string, ChecksumEntry>> {
+  return pickEntries(await sealedEntries(previousDir), linked);
 }
 
 const ENTRY_LINE = /^\{"path":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","bytes":(\d{1,15}),"sha256":"([0-9a-f]{64})"\},?$/;

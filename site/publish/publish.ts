@@ -39,7 +39,7 @@ import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
-import { linkedHashes, previousGeneration } from './incremental.ts';
+import { pickEntries, previousGeneration, sealedEntries } from './incremental.ts';
 import { dayRange } from './rows.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
@@ -141,7 +141,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       }),
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
-    let previous = await previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt);
+    let previous = await step('previous', () => previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt));
     // A rendered service's page is written with its detail file (no second read of the file).
     const page = pages ? (d: ServiceDetailFile) => staticServicePage(d, baseUrl) : undefined;
     const services = await step('services', async () => {
@@ -186,21 +186,26 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     await step('headers', () => writeHeadersFile(genDir));
 
     const counts = { services: services.services, in_directory: services.inDirectory, details: services.details, reports, changes };
-    await writeJson(join(genDir, 'manifest.json'), Manifest, {
-      generation,
-      generated_at: now.toISOString(),
-      rule: LISTING_CRITERIA_RULE,
-      api_version: API_VERSION,
-      counts,
-      pages,
-      // The files carry only changed-scope instants (site/contract/directory-evaluated.ts).
-      directory_full_evaluation_at: (await lastFullEvaluation(store))?.toISOString() ?? null,
-    });
+    await step('manifest', async () =>
+      writeJson(join(genDir, 'manifest.json'), Manifest, {
+        generation,
+        generated_at: now.toISOString(),
+        rule: LISTING_CRITERIA_RULE,
+        api_version: API_VERSION,
+        counts,
+        pages,
+        // The files carry only changed-scope instants (site/contract/directory-evaluated.ts).
+        directory_full_evaluation_at: (await lastFullEvaluation(store))?.toISOString() ?? null,
+      }),
+    );
     // The seal reads neither the files linked from the previous generation (their sealed hashes)
     // nor the service files written above (hashed as they were written).
-    const known = previous && linked.length ? await linkedHashes(previous.dir, linked) : new Map<string, ChecksumEntry>();
-    for (const [path, h] of services.written) known.set(path, { path, ...h });
-    const sealed = await step('seal', () => sealGeneration(genDir, { generation, now, key, known }));
+    const sealed = await step('seal', async () => {
+      // Read here, not while DuckDB stages: on two cores that only slowed the staging down.
+      const known = previous && linked.length ? pickEntries(await sealedEntries(previous.dir), linked) : new Map<string, ChecksumEntry>();
+      for (const [path, h] of services.written) known.set(path, { path, ...h });
+      return sealGeneration(genDir, { generation, now, key, known });
+    });
     const pruned = await step('prune', () => pruning!);
     await step('switch', () => switchCurrent(publicDir, generation));
     dir = null; // live now: never removed by the error path below
