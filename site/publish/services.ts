@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../pipeline/core/log.ts';
@@ -63,10 +63,15 @@ export interface ServicesResult {
 const detailPath = (id: string) => `api/v1/services/${id}.json`;
 const pagePath = (id: string) => `services/${id}.html`;
 
-/** A service's index line as the previous generation's shard file has it, by id. */
-async function shardLines(path: string): Promise<Map<string, string>> {
+/**
+ * A service's index line as the previous generation's shard file has it, by id. Read synchronously:
+ * a shard is a few kilobytes in the page cache, and at 2% changed of 100,000 services about 1,800
+ * of them are read one after another, where each asynchronous read waited its turn in libuv's pool
+ * behind the file writer and the link worker.
+ */
+function shardLines(path: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const line of arrayLines(await readFile(path, 'utf8'))) {
+  for (const line of arrayLines(readFileSync(path, 'utf8'))) {
     const m = /^\{"summary":\{"id":"([^"\\]+)"/.exec(line);
     out.set(m ? m[1]! : String((JSON.parse(line) as IndexRecordFile).summary.id), line);
   }
@@ -244,7 +249,7 @@ export async function writeServices(
         result.services += group.length;
         continue;
       }
-      const old = changed < group.length ? await shardLines(join(previous!.dir, rel)) : null;
+      const old = changed < group.length ? shardLines(join(previous!.dir, rel)) : null;
       const lines: string[] = [];
       for (const s of group) {
         if (shared[s.ord]) {
