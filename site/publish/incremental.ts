@@ -126,9 +126,4 @@ export function pickEntries(entries: ReadonlyMap<string, ChecksumEntry>, linked:
   return out;
 }
 
-/** The previous generation's sealed entries of the linked paths. */
-export async function linkedHashes(previousDir: string, linked: Iterable<string>): Promise<Map<string, ChecksumEntry>> {
-  return pickEntries(await sealedEntries(previousDir), linked);
-}
-
 const ENTRY_LINE = /^\{"path":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","bytes":(\d{1,15}),"sha256":"([0-9a-f]{64})"\},?$/;

@@ -13,13 +13,7 @@ import {
 } from '../contract/index.ts';
 import { compareEvidence, defaultDirectoryList } from '../pages/index.ts';
 import { listedSummary, STATIC_PAGE_SIZE } from '../pages/static-list.ts';
-import { arrayLines, readArrayLines } from './write.ts';
-
-/** Every index line of a generation, shard by shard (site/contract/index-record.ts). */
-export async function* indexLines(genDir: string): AsyncGenerator<string> {
-  const layout = IndexShards.parse(JSON.parse(await readFile(join(genDir, INDEX_SHARDS_FILE), 'utf8')));
-  for (let n = 0; n < layout.counts.length; n++) if (layout.counts[n]) yield* readArrayLines(join(genDir, shardFile(n, layout.bits)));
-}
+import { arrayLines } from './write.ts';
 
 /**
  * What the default order needs of one published service in the directory, and where its record is:

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
@@ -29,25 +29,6 @@ export async function writeJson<S extends z.ZodType>(path: string, schema: S, va
   return body;
 }
 
-/**
- * The elements of a file JsonArrayWriter wrote, one serialised element per line (the writer puts
- * each element on its own line; JSON.stringify never emits a raw newline inside a value).
- */
-export async function* readArrayLines(path: string): AsyncGenerator<string> {
-  // Read in large chunks and split synchronously (readline's per-line events cost several times more).
-  let rest = '';
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const lines = (rest + (chunk as string)).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      const element = arrayElement(line);
-      if (element !== null) yield element;
-    }
-  }
-  const last = arrayElement(rest);
-  if (last !== null) yield last;
-}
-
 /** The serialised element on one line of such a file, or null for the brackets and blank lines. */
 function arrayElement(line: string): string | null {
   if (line === '[' || line === ']' || line === '') return null;
@@ -55,8 +36,8 @@ function arrayElement(line: string): string | null {
 }
 
 /**
- * readArrayLines for a small file's whole text (an index shard holds about 16 elements): one read
- * and one split, without a stream per file.
+ * The elements of a small file JsonArrayWriter wrote (an index shard holds about 16 elements), one
+ * serialised element per line (JSON.stringify never emits a raw newline inside a value).
  */
 export function arrayLines(text: string): string[] {
   const out: string[] = [];
@@ -122,7 +103,7 @@ export class JsonArrayWriter {
 
   /**
    * One element already serialised (one line, no trailing comma): an incremental publish copies an
-   * unchanged service's line from the previous generation's file (readArrayLines) as it is.
+   * unchanged service's line from the previous generation's file (arrayLines) as it is.
    */
   pushRaw(json: string): Promise<void> {
     const s = `${this.count ? ',' : ''}\n${json}`;

@@ -218,12 +218,12 @@ describe('the seal hot path agrees with the contract', () => {
   });
 });
 
-describe('linkedHashes', () => {
+describe('sealedEntries and pickEntries', () => {
   it('reads back every entry asked for from a sealed list, plain or escaped, and nothing else', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { linkedHashes } = await import('../../../site/publish/incremental.ts');
+    const { pickEntries, sealedEntries } = await import('../../../site/publish/incremental.ts');
     const dir = mkdtempSync(join(tmpdir(), 'atlas-linked-'));
     try {
       const files = [
@@ -233,7 +233,7 @@ describe('linkedHashes', () => {
         entry('b/x.json', 13, H('4')),
       ];
       writeFileSync(join(dir, 'checksums.json'), checksumsBytes(build(files)));
-      const got = await linkedHashes(dir, ['a/plain.json', 'a/quo"te.json', 'a/é.html', 'missing.json']);
+      const got = pickEntries(await sealedEntries(dir), ['a/plain.json', 'a/quo"te.json', 'a/é.html', 'missing.json']);
       expect([...got.values()].sort((x, y) => (x.path < y.path ? -1 : 1))).toEqual(files.slice(0, 3));
     } finally {
       rmSync(dir, { recursive: true, force: true });
