@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dailySeriesAt } from '../../site/contract/daily-series.ts';
 import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
-import type { ServiceDetail, ServiceDetailFile } from '../../site/contract/service-detail.ts';
+import { DAILY_DAYS, type ServiceDetail, type ServiceDetailFile } from '../../site/contract/service-detail.ts';
 import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
 import type { SiteState } from './state.ts';
 
@@ -11,8 +12,9 @@ import type { SiteState } from './state.ts';
  * folder and kept in a bounded LRU per generation (keys include the generation, so a swap never
  * serves an old object for a new generation). The id was already checked against the loaded index,
  * so no path can be built from unchecked input. A detail is cached with `evidence.monitoring_days`
- * added and `directory.evaluated_at` and `payment_terms.window_start` completed (the file leaves them
- * out or carries only their stable part).
+ * added, `directory.evaluated_at` and `payment_terms.window_start` completed (the file leaves them
+ * out or carries only their stable part) and `daily_checks` re-windowed to the generation's day (the
+ * file's series ends with the day it was rendered).
  */
 export class DetailCache {
   private readonly map = new Map<string, ServiceDetail>();
@@ -40,6 +42,10 @@ export class DetailCache {
       // The file names only a changed-scope evaluation instant; the last full evaluation's is the
       // generation's (site/contract/directory-evaluated.ts).
       if (file.directory) detail.directory = withDirectoryEvaluatedAt(file.directory, site.fullEvaluationAt);
+      // A file shared across a UTC midnight holds the series of the day it was rendered; the object
+      // carries the days ending with generated_at's (site/contract/daily-series.ts).
+      if (Array.isArray(file.daily_checks))
+        detail.daily_checks = dailySeriesAt(file.daily_checks, Date.parse(site.generatedAt), DAILY_DAYS);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

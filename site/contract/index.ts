@@ -2,6 +2,7 @@ export * from './common.ts';
 export * from './requests.ts';
 export * from './evidence.ts';
 export * from './monitoring.ts';
+export * from './daily-series.ts';
 export * from './payment-terms.ts';
 export * from './terms-window.ts';
 export * from './summary.ts';

@@ -102,13 +102,14 @@ export type ServiceDetail = z.infer<typeof ServiceDetail>;
  * The published file `api/v1/services/<id>.json`: the single-service object without the two
  * publish-level instants, `generated_at` and `data_as_of`, without `evidence.monitoring_days`,
  * with `directory.evaluated_at` split (DirectoryResultFile: the service's own instant only when its
- * latest evaluation was a changed-scope one) and with `payment_terms.window_start` only while
- * `limited` (PaymentTermsFile). The instants belong to the generation (its `manifest.json` and run
- * log), the days and the 90-day window move with time (site/contract/monitoring.ts,
- * site/contract/terms-window.ts) and the hourly full evaluation moves every service's evaluation
- * instant (site/contract/directory-evaluated.ts); the server puts all of them in when it answers. Leaving them out lets an unchanged service's file
- * be shared, byte for byte, by every generation whose data for it is the same
- * (docs/notes/incremental-publish.md).
+ * latest evaluation was a changed-scope one), with `payment_terms.window_start` only while
+ * `limited` (PaymentTermsFile) and with `daily_checks` ending with the UTC day the file was
+ * rendered. The instants belong to the generation (its `manifest.json` and run log); the days, the
+ * 90-day window and the daily series move with time (site/contract/monitoring.ts,
+ * site/contract/terms-window.ts, site/contract/daily-series.ts); the hourly full evaluation moves
+ * every service's evaluation instant (site/contract/directory-evaluated.ts). The server puts all of
+ * them in when it answers. Leaving them out lets an unchanged service's file be shared, byte for
+ * byte, by every generation whose data for it is the same (docs/notes/incremental-publish.md).
  */
 export const ServiceDetailFile = ServiceDetail.omit({ generated_at: true, data_as_of: true }).extend({
   evidence: EvidenceFile,

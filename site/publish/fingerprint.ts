@@ -9,26 +9,35 @@ import { fileURLToPath } from 'node:url';
  * (docs/notes/incremental-publish.md). A service's fingerprint is a hash over every input of its
  * files as publish stages them (its summary row and every detail part, already cut to the windows
  * at the publish instant, sql.ts) plus a salt naming everything else the bytes depend on: the code
- * that shapes and renders them, the day list of the daily series, whether `schedule_tier` is still
- * served, the base URL and whether pages are written. Equal fingerprint ⇒ the service's detail file,
- * its page and its index record are byte-identical to the previous generation's, which are then
- * shared (hard links) instead of rendered again. The decision is made from content, never from
- * timestamps or change flags. Values that move for every service merely because time passes or an
- * hourly evaluation ran (`evidence.monitoring_days`, the full evaluation's instant in
- * `directory.evaluated_at`, `payment_terms.window_start` once tracking is past 90 days) are not
- * staged, so they are not in any fingerprint: the server adds them.
+ * that shapes and renders them, whether `schedule_tier` is still served, the base URL and whether
+ * pages are written. Equal fingerprint ⇒ the service's detail file, its page and its index record
+ * are byte-identical to the previous generation's, which are then shared (hard links) instead of
+ * rendered again. The decision is made from content, never from timestamps or change flags. Values
+ * that move for every service merely because time passes or an hourly evaluation ran
+ * (`evidence.monitoring_days`, the full evaluation's instant in `directory.evaluated_at`,
+ * `payment_terms.window_start` once tracking is past 90 days) are not staged, so they are not in any
+ * fingerprint: the server adds them.
+ *
+ * The daily series moves at UTC midnight. Each service has a second, next-day fingerprint: the same
+ * hash with the oldest day of the series left out. A publish on the next UTC day compares its
+ * fingerprints with those: equal means the checks over the days both series hold are the same and
+ * there are none yet on the new day, so the file's series, re-windowed by the server
+ * (site/contract/daily-series.ts), is what a new render would give, and the file is shared. Without
+ * it the first publish of every UTC day rendered every service (a full publish in the five-minute
+ * cycle). The static page of such a service keeps the chart of the day it was rendered (its caption
+ * names the days).
  */
 
 /** Relative path of the fingerprint list inside a generation (sealed with the rest). */
 export const FINGERPRINTS_FILE = 'index/fingerprints.txt';
-export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/1';
+export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 
 /**
  * After staging (sql.ts): one row per service with its fingerprint. Each part contributes the sum of
  * its rows' hashes (order-free; the renderers order the rows by content) and the ordinal and the
  * index shard are left out, so inserting a service does not change its neighbours (the shard bits
- * are in the salt). Two 64-bit hashes with different
- * salts make a 128-bit fingerprint. $1: the salt.
+ * are in the salt). Two 64-bit hashes with different salts make a 128-bit fingerprint; `fp_next`
+ * is the same with the daily rows of the series' first day ($2) left out. $1: the salt.
  */
 export const FINGERPRINT_SQL = `
 CREATE OR REPLACE TEMP TABLE pub_fp AS
@@ -36,13 +45,17 @@ WITH
 sh AS (SELECT ord, shard, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord, shard))) AS h FROM pub_summary),
 o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
 r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
-d AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_daily GROUP BY ord),
+d AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h,
+       sum(hash(*COLUMNS(* EXCLUDE (ord)))) FILTER (WHERE day > $2::VARCHAR) AS h_next
+     FROM pub_daily GROUP BY ord),
 i AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_intervals GROUP BY ord),
 c AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_terms_changes GROUP BY ord),
 l AS (SELECT ord, sum(hash(j)) AS h FROM pub_terms_latest GROUP BY ord)
 SELECT sh.ord, sh.shard, sh.id, coalesce(sh.in_directory, false) AS in_directory,
-  printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, d.h, i.h, c.h, l.h),
-    hash($1::VARCHAR || '/2', sh.h, o.h, r.h, d.h, i.h, c.h, l.h)) AS fp
+  printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, coalesce(d.h, 0)::HUGEINT, i.h, c.h, l.h),
+    hash($1::VARCHAR || '/2', sh.h, o.h, r.h, coalesce(d.h, 0)::HUGEINT, i.h, c.h, l.h)) AS fp,
+  printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h),
+    hash($1::VARCHAR || '/2', sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h)) AS fp_next
 FROM sh
 LEFT JOIN o ON o.ord = sh.ord LEFT JOIN r ON r.ord = sh.ord LEFT JOIN d ON d.ord = sh.ord
 LEFT JOIN i ON i.ord = sh.ord LEFT JOIN c ON c.ord = sh.ord LEFT JOIN l ON l.ord = sh.ord
@@ -81,8 +94,6 @@ export function renderCodeHash(): string {
 
 /** Everything, besides a service's own rows, that its published bytes depend on. */
 export interface SaltInput {
-  /** First and last day of the daily series (it moves at UTC midnight). */
-  days: readonly string[];
   /** Whether the deprecated `schedule_tier` member is still written. */
   scheduleTier: boolean;
   pages: boolean;
@@ -94,47 +105,54 @@ export interface SaltInput {
 }
 
 export function fingerprintSalt(s: SaltInput): string {
-  const parts = [
-    FINGERPRINTS_FORMAT,
-    renderCodeHash(),
-    s.days[0] ?? '',
-    s.days.at(-1) ?? '',
-    s.scheduleTier,
-    s.pages,
-    s.baseUrl,
-    s.engine,
-    s.shardBits,
-  ];
+  const parts = [FINGERPRINTS_FORMAT, renderCodeHash(), s.scheduleTier, s.pages, s.baseUrl, s.engine, s.shardBits];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-/** The file's bytes: a header line with the format and salt, then `<id> <fingerprint>` per published service, by id. */
-export function fingerprintsText(salt: string, entries: Iterable<readonly [string, string]>): string {
-  const lines = [`${FINGERPRINTS_FORMAT} ${salt}`];
-  for (const [id, fp] of entries) lines.push(`${id} ${fp}`);
+/** One published service's line: its id, its fingerprint and its next-day fingerprint. */
+export type FingerprintEntry = readonly [id: string, fp: string, fpNext: string];
+
+/**
+ * The file's bytes: a header line with the format, the salt and the publish's UTC day (the last day
+ * of its daily series), then `<id> <fingerprint> <next-day fingerprint>` per published service, by id.
+ */
+export function fingerprintsText(salt: string, day: string, entries: Iterable<FingerprintEntry>): string {
+  const lines = [`${FINGERPRINTS_FORMAT} ${salt} ${day}`];
+  for (const [id, fp, fpNext] of entries) lines.push(`${id} ${fp} ${fpNext}`);
   return `${lines.join('\n')}\n`;
 }
 
+/** The UTC day before `day` (YYYY-MM-DD). */
+function dayBefore(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
- * The fingerprints of a generation made with the same salt, or null (no list, another format or
- * salt: nothing in it can be shared, the next generation is rendered in full).
+ * What a publish on UTC day `day` compares its fingerprints with, from a generation made with the
+ * same salt: the fingerprints when that generation is of the same day, the next-day fingerprints
+ * when it is of the day before; null otherwise (no list, another format or salt, an older day:
+ * nothing in it can be shared, the next generation is rendered in full).
  */
-export async function readFingerprints(generationDir: string, salt: string): Promise<Map<string, string> | null> {
+export async function readFingerprints(generationDir: string, salt: string, day: string): Promise<Map<string, string> | null> {
   let text: string;
   try {
     text = await readFile(join(generationDir, FINGERPRINTS_FILE), 'utf8');
   } catch {
     return null;
   }
+  const nl = text.indexOf('\n');
+  const header = text.slice(0, nl < 0 ? text.length : nl);
+  const column =
+    header === `${FINGERPRINTS_FORMAT} ${salt} ${day}` ? 1 : header === `${FINGERPRINTS_FORMAT} ${salt} ${dayBefore(day)}` ? 2 : 0;
+  if (!column) return null;
   const lines = text.split('\n');
-  if (lines[0] !== `${FINGERPRINTS_FORMAT} ${salt}`) return null;
   const out = new Map<string, string>();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (!line) continue;
-    const sp = line.indexOf(' ');
-    if (sp <= 0) return null;
-    out.set(line.slice(0, sp), line.slice(sp + 1));
+    const parts = line.split(' ');
+    if (parts.length !== 3 || !parts[0]) return null;
+    out.set(parts[0], parts[column]!);
   }
   return out;
 }

@@ -20,10 +20,13 @@ export interface PreviousGeneration {
   fingerprints: ReadonlyMap<string, string>;
 }
 
-/** The previous generation as something to share from, or null when its fingerprints are absent or made with another salt. */
-export async function previousGeneration(dir: string | null, salt: string): Promise<PreviousGeneration | null> {
+/**
+ * The previous generation as something to share from, or null when its fingerprints are absent,
+ * made with another salt or more than a UTC day before `day` (the publish's UTC day).
+ */
+export async function previousGeneration(dir: string | null, salt: string, day: string): Promise<PreviousGeneration | null> {
   if (!dir) return null;
-  const fingerprints = await readFingerprints(dir, salt);
+  const fingerprints = await readFingerprints(dir, salt, day);
   return fingerprints ? { dir, fingerprints } : null;
 }
 

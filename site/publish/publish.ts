@@ -7,7 +7,6 @@ import {
   API_VERSION,
   type ChecksumEntry,
   type ServiceDetailFile,
-  DAILY_DAYS,
   LISTING_CRITERIA_RULE,
   Manifest,
   scheduleTierServed,
@@ -40,7 +39,7 @@ import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
 import { pickEntries, previousGeneration, sealedEntries } from './incremental.ts';
-import { dayRange } from './rows.ts';
+import { dayRange } from '../contract/daily-series.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
 import { lastFullEvaluation } from '../../pipeline/compute/directory.ts';
@@ -132,7 +131,6 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     );
     const salt = await step('previous', async () =>
       fingerprintSalt({
-        days: dayRange(now, DAILY_DAYS),
         scheduleTier: scheduleTierServed(now),
         pages,
         baseUrl,
@@ -141,7 +139,9 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       }),
     );
     const prevId = opts.full ? null : await currentGeneration(publicDir);
-    let previous = await step('previous', () => previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt));
+    let previous = await step('previous', () =>
+      previousGeneration(prevId ? generationDir(publicDir, prevId) : null, salt, dayRange(now, 1)[0]!),
+    );
     // A rendered service's page is written with its detail file (no second read of the file).
     const page = pages ? (d: ServiceDetailFile) => staticServicePage(d, baseUrl) : undefined;
     const services = await step('services', async () => {

@@ -1,3 +1,4 @@
+import { dailySeriesOver } from '../contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
 import {
   LISTING_CRITERIA_RULE,
@@ -217,19 +218,6 @@ export function claimsOf(r: Row, summary: ServiceSummaryFile): Claim[] {
   return out;
 }
 
-/** The `days` UTC days ending with the day of `now`, oldest first (computed once per publish). */
-export function dayRange(now: Date, days: number): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
-}
-
-/** Zero-fill the days without checks so charts get a full series. */
-function dailySeries(parts: DailyChecks[], dayList: readonly string[]): DailyChecks[] {
-  if (parts.length === dayList.length) return parts;
-  const byDay = new Map(parts.map((p) => [p.day, p]));
-  return dayList.map((day) => byDay.get(day) ?? { day, checks: 0, passed: 0, median_latency_ms: null });
-}
-
 function currentTermsOf(v: unknown): CurrentTerms | null {
   const t = json<(Omit<CurrentTerms, 'offers'> & { offers: unknown }) | null>(v, null);
   if (!t) return null;
@@ -274,7 +262,7 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
     claims: claimsOf(r, summary),
     operations: json<OperationInfo[]>(r.ops_j, []),
     recent_checks: json<CheckRecord[]>(r.recent_j, []),
-    daily_checks: dailySeries(json<DailyChecks[]>(r.daily_j, []), dayList),
+    daily_checks: dailySeriesOver(json<DailyChecks[]>(r.daily_j, []), dayList),
     current_terms: currentTermsOf(r.terms_latest_j),
     terms_changes: json<TermsChange[]>(r.terms_changes_j, []),
     interval_history: json<IntervalChange[]>(r.intervals_j, []),

@@ -16,11 +16,12 @@ import {
   shardFile,
   type IndexRecordFile,
 } from '../contract/index.ts';
-import { FINGERPRINT_SQL, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
+import { dayRange } from '../contract/daily-series.ts';
+import { FINGERPRINT_SQL, type FingerprintEntry, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
 import { FileWriter } from './file-writer.ts';
 import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
-import { criteriaOf, dayRange, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
+import { criteriaOf, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
 import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
 import { arrayLines, validated, writeJson } from './write.ts';
 
@@ -146,6 +147,8 @@ export async function writeServices(
   const write = (rel: string, text: string) => files.put(rel, text);
   let next: Promise<Row[]> | null = null;
   let linking: Promise<Uint8Array> | null = null;
+  // The daily series' days at the publish instant (site/contract/daily-series.ts).
+  const days = dayRange(now, DAILY_DAYS);
   try {
     const detailDir = join(genDir, 'api', 'v1', 'services');
     await mkdir(detailDir, { recursive: true });
@@ -164,17 +167,18 @@ export async function writeServices(
     }
     for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
     lap('stage');
-    await store.run(FINGERPRINT_SQL, [opts.salt]);
+    await store.run(FINGERPRINT_SQL, [opts.salt, days[0]!]);
     const all = await store.all<{
       ord: number;
       shard: number;
       id: string;
       in_directory: boolean;
       fp: string;
+      fp_next: string;
       checks_30d: number;
       monitoring_since: string;
     }>(
-      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, s.checks_30d::INTEGER AS checks_30d, s.monitoring_since
+      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, f.fp_next, s.checks_30d::INTEGER AS checks_30d, s.monitoring_since
        FROM pub_fp f JOIN pub_summary s ON s.ord = f.ord ORDER BY f.ord`,
     );
     lap('fingerprint');
@@ -227,9 +231,8 @@ export async function writeServices(
       result.inDirectory += 1;
       result.listed.push({ id: k.id, shard: k.shard, checks_30d: Number(k.checks_30d), monitoring_since: String(k.monitoring_since) });
     };
-    const days = dayRange(now, DAILY_DAYS);
     const counts = new Array<number>(2 ** bits).fill(0);
-    const fingerprints: [string, string][] = [];
+    const fingerprints: FingerprintEntry[] = [];
     for (let i = 0; i < all.length; ) {
       const shard = all[i]!.shard;
       let j = i;
@@ -242,7 +245,7 @@ export async function writeServices(
         // Every service of the shard is unchanged and none left it: the shard is the previous one.
         result.linked.push(rel);
         for (const s of group) {
-          fingerprints.push([s.id, s.fp]);
+          fingerprints.push([s.id, s.fp, s.fp_next]);
           if (s.in_directory) listed(s);
         }
         counts[shard] = group.length;
@@ -257,7 +260,7 @@ export async function writeServices(
           if (line === undefined)
             throw new AtlasError('internal', `publish: ${s.id} is unchanged but missing from the previous generation's ${rel}`);
           lines.push(line);
-          fingerprints.push([s.id, s.fp]);
+          fingerprints.push([s.id, s.fp, s.fp_next]);
           if (s.in_directory) listed(s);
           continue;
         }
@@ -279,7 +282,7 @@ export async function writeServices(
           continue;
         }
         lines.push(JSON.stringify(record));
-        fingerprints.push([detail.id, s.fp]);
+        fingerprints.push([detail.id, s.fp, s.fp_next]);
         result.rendered.push(detail.id);
         if (record.in_directory)
           listed({
@@ -336,7 +339,7 @@ export async function writeServices(
       services: result.services,
       counts,
     });
-    await writeFile(join(genDir, FINGERPRINTS_FILE), fingerprintsText(opts.salt, fingerprints));
+    await writeFile(join(genDir, FINGERPRINTS_FILE), fingerprintsText(opts.salt, days.at(-1)!, fingerprints));
     lap('write');
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
   } finally {

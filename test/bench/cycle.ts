@@ -26,9 +26,10 @@ import { arg, type Endpoint, startFleetChild } from './probe.ts';
  * (docs/notes/compute.md, "When a check is due"), so each five-minute cycle probes about 1/12 of the
  * hourly, 1/288 of the daily and 1/2016 of the weekly operations; `--spread 0` gives the old
  * behaviour, every daily operation due at 00:00 UTC and every hourly one on the hour. The seeded
- * checks fill each operation's slot just before `--start` (default 2026-11-27T00:00:00Z, a Friday:
- * weekly slots, aligned to Thursday 00:00 as the epoch, are not all due at once), each at its offset
- * in that slot plus 90 s, as the cycle that found it due would have stored it.
+ * checks fill the last three slots of each operation whose due instant (slot start plus the
+ * operation's offset) is before `--start` (default 2026-11-27T00:00:00Z, a Friday: weekly slots,
+ * aligned to Thursday 00:00 as the epoch, are not all due at once), each at its offset in its slot
+ * plus 90 s, as the cycle that found it due would have stored it; none is after `--start`.
  */
 const MIX = [
   { share: 0.05, payers: 150, hours: 1 },
@@ -45,7 +46,10 @@ async function seed(dir: string, endpoints: Endpoint[], start: Date, spread: num
     const n = Math.round(endpoints.length * m.share);
     for (let j = 0; j < n && k < endpoints.length; j++, k++) {
       const e = endpoints[k]!;
-      const slot = slotStart(new Date(start.getTime() - 1), m.hours).getTime();
+      // The latest seeded check is the one of the last slot whose due instant (slot start + the
+      // operation's offset) is before `start`, stored 90 s after it: never a check from the future.
+      const offMs = dueOffsetMs(`cand_c${k}`, 'primary', m.hours, spread);
+      const slot = slotStart(new Date(start.getTime() - offMs - 90_000 - 1), m.hours).getTime();
       lines.push(
         JSON.stringify({
           id: `cand_c${k}`,
@@ -57,7 +61,7 @@ async function seed(dir: string, endpoints: Endpoint[], start: Date, spread: num
           payers: m.payers,
           hours: m.hours,
           slot0: new Date(slot).toISOString(),
-          off_s: dueOffsetMs(`cand_c${k}`, 'primary', m.hours, spread) / 1000,
+          off_s: offMs / 1000,
         }),
       );
     }

@@ -1,14 +1,7 @@
+import { dayRange } from '../../contract/daily-series.ts';
 import type { CheckPoint, DayBucket } from '../model.ts';
 
-const DAY_MS = 86_400_000;
-
-/** The `count` UTC days ending with the day of `end` (inclusive), oldest first, as YYYY-MM-DD. */
-export function dayRange(end: Date, count: number): string[] {
-  const last = Math.floor(end.getTime() / DAY_MS) * DAY_MS;
-  const out: string[] = [];
-  for (let i = count - 1; i >= 0; i--) out.push(new Date(last - i * DAY_MS).toISOString().slice(0, 10));
-  return out;
-}
+export { dayRange };
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;

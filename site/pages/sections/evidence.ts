@@ -30,14 +30,19 @@ export function renderEvidence(d: { evidence: EvidenceFile & { monitoring_days?:
 </dl></section>`;
 }
 
-/** The two charts, drawn from the daily series published with the service (pure SVG strings). */
+/**
+ * The two charts, drawn from the daily series published with the service (pure SVG strings). The
+ * caption names the days: a static page shared by later generations keeps the series of the day it
+ * was rendered (site/contract/daily-series.ts).
+ */
 export function renderCharts(d: Pick<ServiceDetail, 'daily_checks'>): Html {
   const days = d.daily_checks;
+  const span = days.length ? html`${days[0]!.day} to ${days.at(-1)!.day}` : html`no days`;
   return html`<section aria-labelledby="h-charts"><h2 id="h-charts" class="sr-only">Check history charts</h2>
 <div class="charts">
 <figure id="chart-history">${rawSvg(checkHistorySvg(days, { id: 'svg-history' }))}
-<figcaption>Checks per UTC day over 30 days, all operations. <span class="legend"><span class="l-pass">passed</span><span class="l-fail">failed</span><span class="l-none">no check</span></span></figcaption></figure>
+<figcaption>Checks per UTC day, ${span}, all operations. <span class="legend"><span class="l-pass">passed</span><span class="l-fail">failed</span><span class="l-none">no check</span></span></figcaption></figure>
 <figure id="chart-latency">${rawSvg(latencySvg(days, { id: 'svg-latency' }))}
-<figcaption>Median latency per UTC day (time to the end of the response).</figcaption></figure>
+<figcaption>Median latency per UTC day, ${span} (time to the end of the response).</figcaption></figure>
 </div></section>`;
 }

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
-import { INDEX_SHARDS_FILE, type IndexShards, ServiceDetailFile, shardFile } from '../../../site/contract/index.ts';
+import { DAILY_DAYS, dayRange, INDEX_SHARDS_FILE, type IndexShards, ServiceDetailFile, shardFile } from '../../../site/contract/index.ts';
 import { defaultDirectoryList } from '../../../site/pages/index.ts';
 import { staticDirectoryList } from '../../../site/publish/static-list.ts';
 import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../site/publish/index.ts';
+import { DetailCache } from '../../../serve/site/details.ts';
 import { loadGeneration } from '../../../serve/site/load.ts';
 import { summaryOf } from '../../../serve/search/present.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
@@ -180,7 +181,7 @@ describe('incremental publish', () => {
     }
   });
 
-  it('shares the whole index when nothing changed; --full shares nothing; a new UTC day renders everything', async () => {
+  it('shares the whole index when nothing changed; --full shares nothing; a generation two days old shares nothing', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
     try {
       const first = await publish(ctx, store, { pages: false });
@@ -194,11 +195,78 @@ describe('incremental publish', () => {
       const forced = await publish(ctx, store, { pages: false, full: true });
       expect(forced.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
 
-      // The daily series moves at UTC midnight: every detail changes, so nothing is shared.
-      clock.advance(12 * 3_600_000);
-      const nextDay = await publish(ctx, store, { pages: false });
-      expect(nextDay.incremental.rendered).toBe(12);
-      expect(nextDay.incremental.previous).toBeNull();
+      // A generation more than a UTC day older cannot be shared from: its series are two days behind.
+      clock.advance(2 * 86_400_000);
+      const later = await publish(ctx, store, { pages: false });
+      expect(later.incremental).toEqual({ previous: null, rendered: 12, linked: 0 });
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
+  it('shares files across UTC midnight; what the server answers is what a full publish gives', async () => {
+    const { dir, cleanup, store, clock, ctx } = await setup(12);
+    try {
+      // A check on the first day of the series at 23:58 (the day that leaves the series at midnight).
+      // The two instants are 6 minutes apart so that no hourly service's recent-checks window (the
+      // last 49 hours) loses a check between them: only the day moves.
+      clock.set('2026-11-25T23:58:00Z');
+      const [first] = dayRange(clock(), DAILY_DAYS);
+      await store.run(
+        `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms)
+         SELECT service_id, operation, slot - INTERVAL 29 DAY, $1::TIMESTAMP, status, passed, reason, rule, latency_ms
+         FROM checks WHERE service_id = 'cand_x0000004' ORDER BY checked_at LIMIT 1`,
+        [`${first}T12:00:00Z`],
+      );
+      const before = await publish(ctx, store);
+      const beforeDetail = parseWith(ServiceDetailFile, join(before.dir, 'api/v1/services/cand_x0000004.json'));
+      expect(beforeDetail.daily_checks[0]).toMatchObject({ day: first, checks: 1 });
+
+      // 00:00:04: one service checked since midnight; the others share their files.
+      clock.set('2026-11-26T00:00:04Z');
+      await store.run(
+        `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms)
+         SELECT service_id, operation, TIMESTAMP '2026-11-26 00:00:00', TIMESTAMP '2026-11-26 00:00:02', status, passed, reason, rule, latency_ms
+         FROM checks WHERE service_id = 'svc_r0000006' ORDER BY checked_at DESC LIMIT 1`,
+      );
+      const after = await publish(ctx, store);
+      expect(after.incremental.previous).toBe(before.generation);
+      expect(after.incremental.rendered).toBe(1);
+      expect(ino(join(after.dir, 'api/v1/services/cand_x0000004.json'))).toBe(ino(join(before.dir, 'api/v1/services/cand_x0000004.json')));
+      expect(ino(join(after.dir, 'api/v1/services/svc_r0000006.json'))).not.toBe(
+        ino(join(before.dir, 'api/v1/services/svc_r0000006.json')),
+      );
+      expect((await verifyTree(after.dir)).ok).toBe(true);
+
+      // The same instant published in full: every other file is byte-identical, and every service
+      // the server answers (the file's series re-windowed) is the same object.
+      const full = await publish(ctx, store, { out: join(dir, 'full-tree'), full: true });
+      const x = files(after.dir);
+      const y = files(full.dir);
+      expect([...x.keys()].sort()).toEqual([...y.keys()].sort());
+      // The shared services' files hold the series of the day before; the rest must be equal.
+      const shared = new Set([...x.keys()].filter((p) => /^(api\/v1\/services|services)\//.test(p) && !p.includes('svc_r0000006')));
+      const differing = [...x.keys()].filter((p) => !readFileSync(x.get(p)!).equals(readFileSync(y.get(p)!)));
+      expect(differing.filter((p) => !GENERATION_FILES.has(p) && !shared.has(p))).toEqual([]);
+      // A shared page keeps the chart of the day it was rendered, and says which days it shows.
+      expect(readFileSync(join(after.dir, 'services/cand_x0000004.html'), 'utf8')).toContain(`${first} to 2026-11-25`);
+      expect(readFileSync(join(full.dir, 'services/cand_x0000004.html'), 'utf8')).toContain('to 2026-11-26');
+
+      const siteA = await loadGeneration(after.dir, clock());
+      const siteB = await loadGeneration(full.dir, clock());
+      const cacheA = new DetailCache();
+      const cacheB = new DetailCache();
+      for (const row of siteB.rows) {
+        const a = await cacheA.get(siteA, row.id);
+        const b = await cacheB.get(siteB, row.id);
+        expect(a).toEqual(b);
+        expect(a?.daily_checks.at(-1)?.day).toBe('2026-11-26');
+      }
+      const served = await cacheA.get(siteA, 'cand_x0000004');
+      expect(served?.daily_checks).toHaveLength(DAILY_DAYS);
+      expect(served?.daily_checks.some((d) => d.day === first)).toBe(false);
+      expect((await cacheA.get(siteA, 'svc_r0000006'))?.daily_checks.at(-1)).toMatchObject({ day: '2026-11-26', checks: 1 });
     } finally {
       store.close();
       cleanup();
