@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dayRange } from '../contract/daily-series.ts';
+import { dailyWindow } from './sql.ts';
 
 /**
  * Per-service fingerprints: what lets a generation write only what changed since the previous one
@@ -33,11 +35,16 @@ export const FINGERPRINTS_FILE = 'index/fingerprints.txt';
 export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 
 /**
- * After staging (sql.ts): one row per service with its fingerprint. Each part contributes the sum of
- * its rows' hashes (order-free; the renderers order the rows by content) and the ordinal and the
- * index shard are left out, so inserting a service does not change its neighbours (the shard bits
- * are in the salt). Two 64-bit hashes with different salts make a 128-bit fingerprint; `fp_next`
- * is the same with the daily rows of the series' first day ($2) left out. $1: the salt.
+ * After staging the summary and the small parts (sql.ts): one row per service with its
+ * fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
+ * the rows by content) and the ordinal and the index shard are left out, so inserting a service does
+ * not change its neighbours (the shard bits are in the salt). The daily series is hashed from the
+ * raw checks of its window (`dailyWindow`, the same definition its staging uses): their checked_at,
+ * passed and latency_ms determine each day's count, passes and median latency, so equal sums mean
+ * an equal series, and the medians are computed only for the services rendered. Two 64-bit hashes
+ * with different salts make a 128-bit fingerprint; `fp_next` is the same with the checks of the
+ * series' first day ($2) left out.
+ * $1: the salt; $2: the series' first day (YYYY-MM-DD); $3: the publish instant; $4: the series' days.
  */
 export const FINGERPRINT_SQL = `
 CREATE OR REPLACE TEMP TABLE pub_fp AS
@@ -45,9 +52,9 @@ WITH
 sh AS (SELECT ord, shard, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord, shard))) AS h FROM pub_summary),
 o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
 r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
-d AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h,
-       sum(hash(*COLUMNS(* EXCLUDE (ord)))) FILTER (WHERE day > $2::VARCHAR) AS h_next
-     FROM pub_daily GROUP BY ord),
+d AS (SELECT c.service_id, sum(hash(c.checked_at, c.passed, c.latency_ms)) AS h,
+        sum(hash(c.checked_at, c.passed, c.latency_ms)) FILTER (WHERE c.checked_at >= $2::DATE + INTERVAL 1 DAY) AS h_next
+      FROM checks c WHERE ${dailyWindow('$3', '$4')} GROUP BY c.service_id),
 i AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_intervals GROUP BY ord),
 c AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_terms_changes GROUP BY ord),
 l AS (SELECT ord, sum(hash(j)) AS h FROM pub_terms_latest GROUP BY ord)
@@ -57,9 +64,15 @@ SELECT sh.ord, sh.shard, sh.id, coalesce(sh.in_directory, false) AS in_directory
   printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h),
     hash($1::VARCHAR || '/2', sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h)) AS fp_next
 FROM sh
-LEFT JOIN o ON o.ord = sh.ord LEFT JOIN r ON r.ord = sh.ord LEFT JOIN d ON d.ord = sh.ord
+LEFT JOIN o ON o.ord = sh.ord LEFT JOIN r ON r.ord = sh.ord LEFT JOIN d ON d.service_id = sh.id
 LEFT JOIN i ON i.ord = sh.ord LEFT JOIN c ON c.ord = sh.ord LEFT JOIN l ON l.ord = sh.ord
 ORDER BY sh.ord`;
+
+/** FINGERPRINT_SQL's parameters after the salt. */
+export const fingerprintParams = (salt: string, now: Date, days: number) => {
+  const [first] = dayRange(now, days);
+  return [salt, first!, now.toISOString(), days];
+};
 
 let codeHash: string | null = null;
 

@@ -17,12 +17,12 @@ import {
   type IndexRecordFile,
 } from '../contract/index.ts';
 import { dayRange } from '../contract/daily-series.ts';
-import { FINGERPRINT_SQL, type FingerprintEntry, FINGERPRINTS_FILE, fingerprintsText } from './fingerprint.ts';
+import { FINGERPRINT_SQL, type FingerprintEntry, FINGERPRINTS_FILE, fingerprintParams, fingerprintsText } from './fingerprint.ts';
 import { FileWriter } from './file-writer.ts';
 import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
 import { criteriaOf, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
-import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stagePartsSql, stageSummarySql } from './sql.ts';
+import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stageDailySql, stagePartsSql, stageSummarySql } from './sql.ts';
 import { arrayLines, validated, writeJson } from './write.ts';
 
 export interface ServicesOptions {
@@ -165,9 +165,9 @@ export async function writeServices(
       linking = linkInBackground(previous.dir, genDir, rels);
       linking.catch(() => undefined); // awaited below or in finally
     }
-    for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS, DAILY_DAYS)]) await store.run(st.sql, st.params);
+    for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS)]) await store.run(st.sql, st.params);
     lap('stage');
-    await store.run(FINGERPRINT_SQL, [opts.salt, days[0]!]);
+    await store.run(FINGERPRINT_SQL, fingerprintParams(opts.salt, now, DAILY_DAYS));
     const all = await store.all<{
       ord: number;
       shard: number;
@@ -205,6 +205,12 @@ export async function writeServices(
     const total = todo.length;
     const full = total === all.length;
     if (!full && total > 0) await store.run(STAGE_TODO_SQL, [todo.join(',')]);
+    // The daily series, for the services to render only (sql.ts).
+    if (total > 0) {
+      const st = stageDailySql(now, DAILY_DAYS, !full);
+      await store.run(st.sql, st.params);
+    }
+    lap('stage');
     // A full render reads plain ordinal ranges; an incremental one the ranks of pub_todo.
     const fetch = (lo: number) => {
       const hi = Math.min(lo + batchSize - 1, total);

@@ -96,14 +96,23 @@ LEFT JOIN directory_current dc ON dc.service_id = s.id
 ORDER BY ord`,
 });
 
+/** The checks of the daily series (c: checks): the `days` UTC days ending with the publish instant's, up to it. */
+export const dailyWindow = (now: string, days: string) =>
+  `c.checked_at <= ${now}::TIMESTAMP AND c.checked_at >= date_trunc('day', ${now}::TIMESTAMP) - to_days(${days}::INTEGER - 1)`;
+
 /**
  * Detail parts, one temp table each, keyed and sorted by the service's ordinal `ord` in
  * pub_summary (an integer, so an ord-range read touches only its own row groups: zonemaps on
  * VARCHAR ids are truncated prefixes and would not prune). Narrow raw rows are staged; each batch
  * aggregates its own services into JSON text already in contract shape and order.
- * $1 is the publish instant; `recent` (checks per service) and `days` (daily rows) are bound too.
+ * $1 is the publish instant; `recent` (checks per service) is bound too.
+ *
+ * These parts are staged for every service and fingerprinted as staged. The daily series (a median
+ * per service and day over every check of 30 days) is not: it is staged for the services to render
+ * only (stageDailySql), after the fingerprint has decided which they are from the raw checks of its
+ * window (fingerprint.ts).
  */
-export const stagePartsSql = (now: Date, recent: number, days: number): Statement[] => {
+export const stagePartsSql = (now: Date, recent: number): Statement[] => {
   const t = now.toISOString();
   return [
     {
@@ -127,18 +136,6 @@ export const stagePartsSql = (now: Date, recent: number, days: number): Statemen
    SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
    FROM r JOIN pub_summary s ON s.id = r.service_id ORDER BY s.ord`,
       params: [t, recent],
-    },
-    {
-      sql: `CREATE OR REPLACE TEMP TABLE pub_daily AS
-   WITH d AS (
-     SELECT service_id, strftime(checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
-       count(*) FILTER (WHERE passed)::INTEGER AS passed, quantile_cont(latency_ms, 0.5) AS median_latency_ms
-     FROM checks
-     WHERE checked_at <= $1::TIMESTAMP AND checked_at >= date_trunc('day', $1::TIMESTAMP) - to_days($2::INTEGER - 1)
-     GROUP BY ALL
-   )
-   SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_summary s ON s.id = d.service_id ORDER BY s.ord`,
-      params: [t, days],
     },
     {
       sql: `CREATE OR REPLACE TEMP TABLE pub_intervals AS
@@ -167,6 +164,20 @@ export const stagePartsSql = (now: Date, recent: number, days: number): Statemen
     },
   ];
 };
+
+/** The daily series part (see stagePartsSql), for every service or (`only`) for those in pub_todo. */
+export const stageDailySql = (now: Date, days: number, only: boolean): Statement => ({
+  sql: `CREATE OR REPLACE TEMP TABLE pub_daily AS
+   WITH d AS (
+     SELECT c.service_id, strftime(c.checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
+       count(*) FILTER (WHERE c.passed)::INTEGER AS passed, quantile_cont(c.latency_ms, 0.5) AS median_latency_ms
+     FROM checks c
+     WHERE ${dailyWindow('$1', '$2')}${only ? ' AND c.service_id IN (SELECT s.id FROM pub_summary s JOIN pub_todo u ON u.ord = s.ord)' : ''}
+     GROUP BY ALL
+   )
+   SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_summary s ON s.id = d.service_id ORDER BY s.ord`,
+  params: [now.toISOString(), days],
+});
 
 export const DROP_STAGED = [
   'pub_summary',

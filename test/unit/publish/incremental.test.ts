@@ -205,6 +205,31 @@ describe('incremental publish', () => {
     }
   });
 
+  it('a check that changes only the daily series (older than the latest-checks window) re-renders its service', async () => {
+    const { dir, cleanup, store, clock, ctx } = await setup(12);
+    try {
+      await publish(ctx, store, { pages: false });
+      // svc_r* is checked hourly: its latest checks come from the last 49 hours. A late-loaded check
+      // 60 hours back is in the daily series only (batches from probe shards can arrive late).
+      await store.run(
+        `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms)
+         SELECT service_id, operation, slot, checked_at + INTERVAL 7 SECOND, status, passed, reason, rule, 999
+         FROM checks WHERE service_id = 'svc_r0000003' AND checked_at < TIMESTAMP '2026-11-23 00:00:00' ORDER BY checked_at DESC LIMIT 1`,
+      );
+      clock.advance(60_000);
+      const inc = await publish(ctx, store, { pages: false });
+      expect(inc.incremental.rendered).toBe(1);
+      const full = await publish(ctx, store, { pages: false, out: join(dir, 'full-tree'), full: true });
+      const rel = 'api/v1/services/svc_r0000003.json';
+      expect(readFileSync(join(inc.dir, rel), 'utf8')).toBe(readFileSync(join(full.dir, rel), 'utf8'));
+      const day = parseWith(ServiceDetailFile, join(inc.dir, rel)).daily_checks.find((d) => d.day === '2026-11-22');
+      expect(day?.checks).toBeGreaterThan(0);
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
   it('shares files across UTC midnight; what the server answers is what a full publish gives', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup(12);
     try {
