@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
+import { join } from 'node:path';
+import { realdataDir as realdataLocation } from '../../pipeline/fleet/real-402.ts';
 
 /**
  * Real public registry data (not ours, never copied into the repository): read at run time from
@@ -17,8 +17,9 @@ export const REALDATA_FILES = {
   mcpPage: 'mcp-registry/rosmur-v0-servers-page-sample.json',
 } as const;
 
+/** The realdata folder (located by the one rule the fleet uses, pipeline/fleet/real-402.ts), checked to hold the files above. */
 export function realdataDir(): string {
-  const dir = process.env.ATLAS_REALDATA ? resolve(process.env.ATLAS_REALDATA) : resolve(PROJECT_ROOT, '..', 'shared', 'realdata');
+  const dir = realdataLocation();
   const missing = Object.values(REALDATA_FILES).filter((f) => !existsSync(join(dir, f)));
   if (missing.length > 0)
     throw new Error(
