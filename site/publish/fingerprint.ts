@@ -35,8 +35,8 @@ export const FINGERPRINTS_FILE = 'index/fingerprints.txt';
 export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 
 /**
- * After staging the summary and the small parts (sql.ts): one row per service with its
- * fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
+ * After staging the keys (with the summary row's hash) and the parts (sql.ts): one row per service
+ * with its fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
  * the rows by content) and the ordinal and the index shard are left out, so inserting a service does
  * not change its neighbours (the shard bits are in the salt). The daily series is hashed from the
  * raw checks of its window (`dailyWindow`, the same definition its staging uses): their checked_at,
@@ -49,7 +49,7 @@ export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 export const FINGERPRINT_SQL = `
 CREATE OR REPLACE TEMP TABLE pub_fp AS
 WITH
-sh AS (SELECT ord, shard, id, in_directory, hash(*COLUMNS(* EXCLUDE (ord, shard))) AS h FROM pub_summary),
+sh AS (SELECT ord, shard, id, in_directory, h FROM pub_keys),
 o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
 r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
 d AS (SELECT c.service_id, sum(hash(c.checked_at, c.passed, c.latency_ms)) AS h,

@@ -22,7 +22,16 @@ import { FileWriter } from './file-writer.ts';
 import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
 import { criteriaOf, detailOf, indexRecordOf, summaryOf, type Row } from './rows.ts';
-import { BATCH_SQL, BATCH_TODO_SQL, DROP_STAGED, STAGE_TODO_SQL, stageDailySql, stagePartsSql, stageSummarySql } from './sql.ts';
+import {
+  BATCH_SQL,
+  BATCH_TODO_SQL,
+  DROP_STAGED,
+  STAGE_TODO_SQL,
+  stageDailySql,
+  stageKeysSql,
+  stagePartsSql,
+  stageSummarySql,
+} from './sql.ts';
 import { arrayLines, validated, writeJson } from './write.ts';
 
 export interface ServicesOptions {
@@ -165,7 +174,7 @@ export async function writeServices(
       linking = linkInBackground(previous.dir, genDir, rels);
       linking.catch(() => undefined); // awaited below or in finally
     }
-    for (const st of [stageSummarySql(now, bits), ...stagePartsSql(now, RECENT_CHECKS)]) await store.run(st.sql, st.params);
+    for (const st of [stageKeysSql(now, bits), ...stagePartsSql(now, RECENT_CHECKS)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, fingerprintParams(opts.salt, now, DAILY_DAYS));
     const all = await store.all<{
@@ -178,8 +187,8 @@ export async function writeServices(
       checks_30d: number;
       monitoring_since: string;
     }>(
-      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, f.fp_next, s.checks_30d::INTEGER AS checks_30d, s.monitoring_since
-       FROM pub_fp f JOIN pub_summary s ON s.ord = f.ord ORDER BY f.ord`,
+      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, f.fp_next, k.checks_30d::INTEGER AS checks_30d, k.monitoring_since
+       FROM pub_fp f JOIN pub_keys k ON k.ord = f.ord ORDER BY f.ord`,
     );
     lap('fingerprint');
     const prevCounts = await previousShardCounts(previous, bits);
@@ -205,11 +214,9 @@ export async function writeServices(
     const total = todo.length;
     const full = total === all.length;
     if (!full && total > 0) await store.run(STAGE_TODO_SQL, [todo.join(',')]);
-    // The daily series, for the services to render only (sql.ts).
-    if (total > 0) {
-      const st = stageDailySql(now, DAILY_DAYS, !full);
-      await store.run(st.sql, st.params);
-    }
+    // The summary rows and the daily series, for the services to render only (sql.ts).
+    if (total > 0)
+      for (const st of [stageSummarySql(now, bits, !full), stageDailySql(now, DAILY_DAYS, !full)]) await store.run(st.sql, st.params);
     lap('stage');
     // A full render reads plain ordinal ranges; an incremental one the ranks of pub_todo.
     const fetch = (lo: number) => {

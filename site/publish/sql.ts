@@ -34,11 +34,14 @@ const shardOf = (id: string) => `(('0x' || left(md5(${id}), 8))::UBIGINT >> (32 
  * One row per service: every scalar the summary, the index record and the detail header need.
  * $1: the publish instant; $2: the index shard bits. The ordinal `ord` runs by shard, then id, so the
  * services of one index shard are consecutive and the shards are written one after another.
+ *
+ * Staged twice over (the same SELECT, so the same values): `pub_keys`, narrow, for every service
+ * (the keys publish needs for each and the hash of the whole row, for the fingerprint), and
+ * `pub_summary`, the whole rows sorted by ordinal, for the services to render only (`only`: those in
+ * temp table pub_todo). Sorting 100,000 wide rows (descriptions, claims, criteria) cost more than
+ * the rest of deciding what changed.
  */
-export const stageSummarySql = (now: Date, shardBits: number): Statement => ({
-  params: [now.toISOString(), shardBits],
-  sql: `
-CREATE OR REPLACE TEMP TABLE pub_summary AS
+const summarySelect = (only: boolean) => `
 WITH prim AS (
   SELECT service_id, any_value(id) AS op, max(interval_hours) AS hours FROM operations WHERE is_primary GROUP BY service_id
 ),
@@ -92,7 +95,20 @@ LEFT JOIN atlas_provider_endpoints h ON h.host = s.host
 LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
-LEFT JOIN directory_current dc ON dc.service_id = s.id
+LEFT JOIN directory_current dc ON dc.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+
+/** `pub_keys`: every service's ordinal, shard, id, membership, the two keys of the static list, and the hash of its summary row. */
+export const stageKeysSql = (now: Date, shardBits: number): Statement => ({
+  params: [now.toISOString(), shardBits],
+  sql: `CREATE OR REPLACE TEMP TABLE pub_keys AS
+SELECT ord, shard, id, in_directory, checks_30d, monitoring_since, hash(*COLUMNS(* EXCLUDE (ord, shard))) AS h
+FROM (${summarySelect(false)}) ORDER BY ord`,
+});
+
+/** `pub_summary`: the whole summary rows, for every service or (`only`) for those in pub_todo, by ordinal. */
+export const stageSummarySql = (now: Date, shardBits: number, only: boolean): Statement => ({
+  params: [now.toISOString(), shardBits],
+  sql: `CREATE OR REPLACE TEMP TABLE pub_summary AS ${summarySelect(only)}
 ORDER BY ord`,
 });
 
@@ -102,7 +118,7 @@ export const dailyWindow = (now: string, days: string) =>
 
 /**
  * Detail parts, one temp table each, keyed and sorted by the service's ordinal `ord` in
- * pub_summary (an integer, so an ord-range read touches only its own row groups: zonemaps on
+ * pub_keys (an integer, so an ord-range read touches only its own row groups: zonemaps on
  * VARCHAR ids are truncated prefixes and would not prune). Narrow raw rows are staged; each batch
  * aggregates its own services into JSON text already in contract shape and order.
  * $1 is the publish instant; `recent` (checks per service) is bound too.
@@ -118,7 +134,7 @@ export const stagePartsSql = (now: Date, recent: number): Statement[] => {
     {
       sql: `CREATE OR REPLACE TEMP TABLE pub_ops AS
    SELECT s.ord, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
-   FROM operations o JOIN pub_summary s ON s.id = o.service_id ORDER BY s.ord`,
+   FROM operations o JOIN pub_keys s ON s.id = o.service_id ORDER BY s.ord`,
       params: [],
     },
     {
@@ -134,18 +150,18 @@ export const stagePartsSql = (now: Date, recent: number): Statement[] => {
      QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= $2::INTEGER
    )
    SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
-   FROM r JOIN pub_summary s ON s.id = r.service_id ORDER BY s.ord`,
+   FROM r JOIN pub_keys s ON s.id = r.service_id ORDER BY s.ord`,
       params: [t, recent],
     },
     {
       sql: `CREATE OR REPLACE TEMP TABLE pub_intervals AS
    SELECT s.ord, i.operation, i.changed_at, i.from_hours, i.to_hours, i.rule, i.reason
-   FROM interval_changes i JOIN pub_summary s ON s.id = i.service_id WHERE i.changed_at <= $1::TIMESTAMP ORDER BY s.ord`,
+   FROM interval_changes i JOIN pub_keys s ON s.id = i.service_id WHERE i.changed_at <= $1::TIMESTAMP ORDER BY s.ord`,
       params: [t],
     },
     {
       sql: `CREATE OR REPLACE TEMP TABLE pub_terms_changes AS
-   SELECT s.ord, c.changed_at, c.kinds FROM terms_changes c JOIN pub_summary s ON s.id = c.service_id
+   SELECT s.ord, c.changed_at, c.kinds FROM terms_changes c JOIN pub_keys s ON s.id = c.service_id
    WHERE c.changed_at <= $1::TIMESTAMP AND c.changed_at > $1::TIMESTAMP - INTERVAL 90 DAY ORDER BY s.ord`,
       params: [t],
     },
@@ -159,7 +175,7 @@ export const stagePartsSql = (now: Date, recent: number): Statement[] => {
    )
    SELECT s.ord, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
      'offers': t.offers, 'min_price_usd': t.min_price_usd})::VARCHAR AS j
-   FROM t JOIN pub_summary s ON s.id = t.service_id ORDER BY s.ord`,
+   FROM t JOIN pub_keys s ON s.id = t.service_id ORDER BY s.ord`,
       params: [t],
     },
   ];
@@ -172,14 +188,15 @@ export const stageDailySql = (now: Date, days: number, only: boolean): Statement
      SELECT c.service_id, strftime(c.checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
        count(*) FILTER (WHERE c.passed)::INTEGER AS passed, quantile_cont(c.latency_ms, 0.5) AS median_latency_ms
      FROM checks c
-     WHERE ${dailyWindow('$1', '$2')}${only ? ' AND c.service_id IN (SELECT s.id FROM pub_summary s JOIN pub_todo u ON u.ord = s.ord)' : ''}
+     WHERE ${dailyWindow('$1', '$2')}${only ? ' AND c.service_id IN (SELECT s.id FROM pub_keys s JOIN pub_todo u ON u.ord = s.ord)' : ''}
      GROUP BY ALL
    )
-   SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_summary s ON s.id = d.service_id ORDER BY s.ord`,
+   SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_keys s ON s.id = d.service_id ORDER BY s.ord`,
   params: [now.toISOString(), days],
 });
 
 export const DROP_STAGED = [
+  'pub_keys',
   'pub_summary',
   'pub_ops',
   'pub_recent',
