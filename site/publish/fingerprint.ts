@@ -35,8 +35,8 @@ export const FINGERPRINTS_FILE = 'index/fingerprints.txt';
 export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 
 /**
- * After staging the keys (with the summary row's hash) and the parts (sql.ts): one row per service
- * with its fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
+ * After staging the keys (with the summary row's hash) and hashing the detail parts (sql.ts,
+ * `<part>_h`): one row per service with its fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
  * the rows by content) and the ordinal and the index shard are left out, so inserting a service does
  * not change its neighbours (the shard bits are in the salt). The daily series is hashed from the
  * raw checks of its window (`dailyWindow`, the same definition its staging uses): their checked_at,
@@ -50,22 +50,19 @@ export const FINGERPRINT_SQL = `
 CREATE OR REPLACE TEMP TABLE pub_fp AS
 WITH
 sh AS (SELECT ord, shard, id, in_directory, h FROM pub_keys),
-o AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_ops GROUP BY ord),
-r AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_recent GROUP BY ord),
 d AS (SELECT c.service_id, sum(hash(c.checked_at, c.passed, c.latency_ms)) AS h,
         sum(hash(c.checked_at, c.passed, c.latency_ms)) FILTER (WHERE c.checked_at >= $2::DATE + INTERVAL 1 DAY) AS h_next
       FROM checks c WHERE ${dailyWindow('$3', '$4')} GROUP BY c.service_id),
-i AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_intervals GROUP BY ord),
-c AS (SELECT ord, sum(hash(*COLUMNS(* EXCLUDE (ord)))) AS h FROM pub_terms_changes GROUP BY ord),
-l AS (SELECT ord, sum(hash(j)) AS h FROM pub_terms_latest GROUP BY ord)
+o AS (FROM pub_ops_h), r AS (FROM pub_recent_h), i AS (FROM pub_intervals_h), c AS (FROM pub_terms_changes_h),
+l AS (FROM pub_terms_latest_h)
 SELECT sh.ord, sh.shard, sh.id, coalesce(sh.in_directory, false) AS in_directory,
   printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, coalesce(d.h, 0)::HUGEINT, i.h, c.h, l.h),
     hash($1::VARCHAR || '/2', sh.h, o.h, r.h, coalesce(d.h, 0)::HUGEINT, i.h, c.h, l.h)) AS fp,
   printf('%016x%016x', hash($1::VARCHAR, sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h),
     hash($1::VARCHAR || '/2', sh.h, o.h, r.h, coalesce(d.h_next, 0)::HUGEINT, i.h, c.h, l.h)) AS fp_next
 FROM sh
-LEFT JOIN o ON o.ord = sh.ord LEFT JOIN r ON r.ord = sh.ord LEFT JOIN d ON d.service_id = sh.id
-LEFT JOIN i ON i.ord = sh.ord LEFT JOIN c ON c.ord = sh.ord LEFT JOIN l ON l.ord = sh.ord
+LEFT JOIN o ON o.service_id = sh.id LEFT JOIN r ON r.service_id = sh.id LEFT JOIN d ON d.service_id = sh.id
+LEFT JOIN i ON i.service_id = sh.id LEFT JOIN c ON c.service_id = sh.id LEFT JOIN l ON l.service_id = sh.id
 ORDER BY sh.ord`;
 
 /** FINGERPRINT_SQL's parameters after the salt. */

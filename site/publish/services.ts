@@ -27,9 +27,11 @@ import {
   BATCH_TODO_SQL,
   DROP_STAGED,
   STAGE_TODO_SQL,
+  detailParts,
+  hashPartSql,
   stageDailySql,
   stageKeysSql,
-  stagePartsSql,
+  stagePartSql,
   stageSummarySql,
 } from './sql.ts';
 import { arrayLines, validated, writeJson } from './write.ts';
@@ -174,7 +176,8 @@ export async function writeServices(
       linking = linkInBackground(previous.dir, genDir, rels);
       linking.catch(() => undefined); // awaited below or in finally
     }
-    for (const st of [stageKeysSql(now, bits), ...stagePartsSql(now, RECENT_CHECKS)]) await store.run(st.sql, st.params);
+    const parts = detailParts(now, RECENT_CHECKS);
+    for (const st of [stageKeysSql(now, bits), ...parts.map(hashPartSql)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, fingerprintParams(opts.salt, now, DAILY_DAYS));
     const all = await store.all<{
@@ -214,9 +217,14 @@ export async function writeServices(
     const total = todo.length;
     const full = total === all.length;
     if (!full && total > 0) await store.run(STAGE_TODO_SQL, [todo.join(',')]);
-    // The summary rows and the daily series, for the services to render only (sql.ts).
+    // The summary rows and the detail parts, for the services to render only (sql.ts).
     if (total > 0)
-      for (const st of [stageSummarySql(now, bits, !full), stageDailySql(now, DAILY_DAYS, !full)]) await store.run(st.sql, st.params);
+      for (const st of [
+        stageSummarySql(now, bits, !full),
+        ...parts.map((p) => stagePartSql(p, !full)),
+        stageDailySql(now, DAILY_DAYS, !full),
+      ])
+        await store.run(st.sql, st.params);
     lap('stage');
     // A full render reads plain ordinal ranges; an incremental one the ranks of pub_todo.
     const fetch = (lo: number) => {

@@ -116,79 +116,105 @@ ORDER BY ord`,
 export const dailyWindow = (now: string, days: string) =>
   `c.checked_at <= ${now}::TIMESTAMP AND c.checked_at >= date_trunc('day', ${now}::TIMESTAMP) - to_days(${days}::INTEGER - 1)`;
 
+/** ` AND <column> IN (the ids of the services to render, temp table pub_todo)`, or nothing. */
+const todoOnly = (only: boolean, column: string) =>
+  only ? ` AND ${column} IN (SELECT k.id FROM pub_keys k JOIN pub_todo u ON u.ord = k.ord)` : '';
+
 /**
- * Detail parts, one temp table each, keyed and sorted by the service's ordinal `ord` in
- * pub_keys (an integer, so an ord-range read touches only its own row groups: zonemaps on
- * VARCHAR ids are truncated prefixes and would not prune). Narrow raw rows are staged; each batch
- * aggregates its own services into JSON text already in contract shape and order.
- * $1 is the publish instant; `recent` (checks per service) is bound too.
- *
- * These parts are staged for every service and fingerprinted as staged. The daily series (a median
- * per service and day over every check of 30 days) is not: it is staged for the services to render
- * only (stageDailySql), after the fingerprint has decided which they are from the raw checks of its
- * window (fingerprint.ts).
+ * A detail part: the SELECT of its rows (a `service_id` column first, then the columns the batch
+ * reads), for every service or (`only`) for the services to render.
  */
-export const stagePartsSql = (now: Date, recent: number): Statement[] => {
+export interface DetailPart {
+  table: string;
+  select: (only: boolean) => string;
+  params: DuckDBValue[];
+}
+
+/**
+ * Detail parts. Each is hashed for every service (hashPartSql: per service the sum of its rows'
+ * hashes, for the fingerprint) and staged only for the services to render (stagePartSql: one temp
+ * table each, keyed and sorted by the service's ordinal `ord` in pub_keys, an integer, so an
+ * ord-range read touches only its own row groups: zonemaps on VARCHAR ids are truncated prefixes and
+ * would not prune). Both read the same SELECT, so equal hashes mean equal staged rows. Each batch
+ * aggregates its own services' rows into JSON text already in contract shape and order.
+ * $1 is the publish instant; `recent` (checks per service) is bound too.
+ */
+export const detailParts = (now: Date, recent: number): DetailPart[] => {
   const t = now.toISOString();
   return [
     {
-      sql: `CREATE OR REPLACE TEMP TABLE pub_ops AS
-   SELECT s.ord, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
-   FROM operations o JOIN pub_keys s ON s.id = o.service_id ORDER BY s.ord`,
+      table: 'pub_ops',
       params: [],
+      select: (
+        only,
+      ) => `SELECT o.service_id, o.id, o.kind, o.is_primary, o.url, o.method, o.interval_hours, o.pass_rule, o.expected_statuses, o.enabled
+   FROM operations o WHERE true${todoOnly(only, 'o.service_id')}`,
     },
     {
-      sql: `CREATE OR REPLACE TEMP TABLE pub_recent AS
-   WITH lim AS (SELECT service_id, min(interval_hours) AS h FROM operations GROUP BY service_id),
-   r AS (
-     -- Only the last (recent + 1) intervals of the service's fastest operation (and at most 90 days)
-     -- can hold its latest \`recent\` checks on schedule: the window function sees a fraction of the table.
-     SELECT c.service_id, c.operation, c.slot, c.checked_at, c.status, c.passed, c.reason, c.rule, c.latency_ms
-     FROM checks c JOIN lim ON lim.service_id = c.service_id
-     WHERE c.checked_at <= $1::TIMESTAMP AND c.checked_at > $1::TIMESTAMP - INTERVAL 90 DAY
-       AND c.checked_at > $1::TIMESTAMP - to_hours((lim.h * ($2::INTEGER + 1))::BIGINT)
-     QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= $2::INTEGER
-   )
-   SELECT s.ord, r.operation, r.slot, r.checked_at, r.status, r.passed, r.reason, r.rule, r.latency_ms
-   FROM r JOIN pub_keys s ON s.id = r.service_id ORDER BY s.ord`,
+      table: 'pub_recent',
       params: [t, recent],
+      // Only the last (recent + 1) intervals of the service's fastest operation (and at most 90 days)
+      // can hold its latest `recent` checks on schedule: the window function sees a fraction of the table.
+      select: (only) => `WITH lim AS (SELECT service_id, min(interval_hours) AS h FROM operations GROUP BY service_id)
+   SELECT c.service_id, c.operation, c.slot, c.checked_at, c.status, c.passed, c.reason, c.rule, c.latency_ms
+   FROM checks c JOIN lim ON lim.service_id = c.service_id
+   WHERE c.checked_at <= $1::TIMESTAMP AND c.checked_at > $1::TIMESTAMP - INTERVAL 90 DAY
+     AND c.checked_at > $1::TIMESTAMP - to_hours((lim.h * ($2::INTEGER + 1))::BIGINT)${todoOnly(only, 'c.service_id')}
+   QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.checked_at DESC, c.operation) <= $2::INTEGER`,
     },
     {
-      sql: `CREATE OR REPLACE TEMP TABLE pub_intervals AS
-   SELECT s.ord, i.operation, i.changed_at, i.from_hours, i.to_hours, i.rule, i.reason
-   FROM interval_changes i JOIN pub_keys s ON s.id = i.service_id WHERE i.changed_at <= $1::TIMESTAMP ORDER BY s.ord`,
+      table: 'pub_intervals',
       params: [t],
+      select: (only) => `SELECT i.service_id, i.operation, i.changed_at, i.from_hours, i.to_hours, i.rule, i.reason
+   FROM interval_changes i WHERE i.changed_at <= $1::TIMESTAMP${todoOnly(only, 'i.service_id')}`,
     },
     {
-      sql: `CREATE OR REPLACE TEMP TABLE pub_terms_changes AS
-   SELECT s.ord, c.changed_at, c.kinds FROM terms_changes c JOIN pub_keys s ON s.id = c.service_id
-   WHERE c.changed_at <= $1::TIMESTAMP AND c.changed_at > $1::TIMESTAMP - INTERVAL 90 DAY ORDER BY s.ord`,
+      table: 'pub_terms_changes',
       params: [t],
+      select: (only) => `SELECT c.service_id, c.changed_at, c.kinds FROM terms_changes c
+   WHERE c.changed_at <= $1::TIMESTAMP AND c.changed_at > $1::TIMESTAMP - INTERVAL 90 DAY${todoOnly(only, 'c.service_id')}`,
     },
     {
       // The latest valid payment request of the primary operation. Offers are cleaned of pay_to in JS.
-      sql: `CREATE OR REPLACE TEMP TABLE pub_terms_latest AS
-   WITH t AS (
+      table: 'pub_terms_latest',
+      params: [t],
+      select: (only) => `WITH t AS (
      SELECT t.* FROM payment_terms t JOIN operations o ON o.service_id = t.service_id AND o.id = t.operation AND o.is_primary
-     WHERE t.observed_at <= $1::TIMESTAMP
+     WHERE t.observed_at <= $1::TIMESTAMP${todoOnly(only, 't.service_id')}
      QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
    )
-   SELECT s.ord, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
+   SELECT t.service_id, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
      'offers': t.offers, 'min_price_usd': t.min_price_usd})::VARCHAR AS j
-   FROM t JOIN pub_keys s ON s.id = t.service_id ORDER BY s.ord`,
-      params: [t],
+   FROM t`,
     },
   ];
 };
 
-/** The daily series part (see stagePartsSql), for every service or (`only`) for those in pub_todo. */
+/** Per service, the sum of the part's row hashes (every column but service_id), into `<table>_h`. */
+export const hashPartSql = (p: DetailPart): Statement => ({
+  sql: `CREATE OR REPLACE TEMP TABLE ${p.table}_h AS
+   SELECT service_id, sum(hash(*COLUMNS(* EXCLUDE (service_id)))) AS h FROM (${p.select(false)}) GROUP BY service_id`,
+  params: p.params,
+});
+
+/** The part's rows by ordinal, for every service or (`only`) for the services to render. */
+export const stagePartSql = (p: DetailPart, only: boolean): Statement => ({
+  sql: `CREATE OR REPLACE TEMP TABLE ${p.table} AS
+   SELECT k.ord, p.* EXCLUDE (service_id) FROM (${p.select(only)}) p JOIN pub_keys k ON k.id = p.service_id ORDER BY k.ord`,
+  params: p.params,
+});
+
+/**
+ * The daily series part, for every service or (`only`) for those in pub_todo. Not a DetailPart: its
+ * fingerprint is hashed from the raw checks of its window (fingerprint.ts), not from its rows.
+ */
 export const stageDailySql = (now: Date, days: number, only: boolean): Statement => ({
   sql: `CREATE OR REPLACE TEMP TABLE pub_daily AS
    WITH d AS (
      SELECT c.service_id, strftime(c.checked_at, '%Y-%m-%d') AS day, count(*)::INTEGER AS checks,
        count(*) FILTER (WHERE c.passed)::INTEGER AS passed, quantile_cont(c.latency_ms, 0.5) AS median_latency_ms
      FROM checks c
-     WHERE ${dailyWindow('$1', '$2')}${only ? ' AND c.service_id IN (SELECT s.id FROM pub_keys s JOIN pub_todo u ON u.ord = s.ord)' : ''}
+     WHERE ${dailyWindow('$1', '$2')}${todoOnly(only, 'c.service_id')}
      GROUP BY ALL
    )
    SELECT s.ord, d.day, d.checks, d.passed, d.median_latency_ms FROM d JOIN pub_keys s ON s.id = d.service_id ORDER BY s.ord`,
@@ -198,12 +224,8 @@ export const stageDailySql = (now: Date, days: number, only: boolean): Statement
 export const DROP_STAGED = [
   'pub_keys',
   'pub_summary',
-  'pub_ops',
-  'pub_recent',
+  ...['pub_ops', 'pub_recent', 'pub_intervals', 'pub_terms_changes', 'pub_terms_latest'].flatMap((t) => [t, `${t}_h`]),
   'pub_daily',
-  'pub_intervals',
-  'pub_terms_changes',
-  'pub_terms_latest',
   'pub_fp',
   'pub_todo',
 ].map((t) => `DROP TABLE IF EXISTS temp.${t}`);

@@ -205,6 +205,37 @@ describe('incremental publish', () => {
     }
   });
 
+  // Each detail part is hashed from its own SELECT (site/publish/sql.ts, detailParts): a change to
+  // any one part's input, for one service, renders that service and no other.
+  it.each([
+    ['operations', `UPDATE operations SET method = 'POST' WHERE service_id = $1 AND is_primary`, 'svc_r0000003'],
+    [
+      'latest checks',
+      `UPDATE checks SET latency_ms = latency_ms + 1 WHERE service_id = $1 AND checked_at = (SELECT max(checked_at) FROM checks WHERE service_id = $1)`,
+      'cand_m0000005',
+    ],
+    ['interval history', `UPDATE interval_changes SET reason = 'payers_5_to_99' WHERE service_id = $1`, 'cand_x0000004'],
+    ['term changes', `INSERT INTO terms_changes VALUES ($1, TIMESTAMP '2026-11-25 11:00:00', ['price'])`, 'cand_x0000007'],
+    ['latest terms', `UPDATE payment_terms SET x402_version = 1 WHERE service_id = $1`, 'cand_x0000010'],
+  ])('a change to one service’s %s renders that service alone', async (_part, sql, id) => {
+    const { dir, cleanup, store, clock, ctx } = await setup(12);
+    try {
+      const first = await publish(ctx, store, { pages: false });
+      const before = readFileSync(join(first.dir, `api/v1/services/${id}.json`), 'utf8');
+      await store.run(sql, [id]);
+      clock.advance(60_000);
+      const inc = await publish(ctx, store, { pages: false });
+      expect(inc.incremental).toMatchObject({ previous: first.generation, rendered: 1 });
+      const after = readFileSync(join(inc.dir, `api/v1/services/${id}.json`), 'utf8');
+      expect(after).not.toBe(before);
+      const full = await publish(ctx, store, { pages: false, out: join(dir, 'full-tree'), full: true });
+      expect(after).toBe(readFileSync(join(full.dir, `api/v1/services/${id}.json`), 'utf8'));
+    } finally {
+      store.close();
+      cleanup();
+    }
+  });
+
   it('a check that changes only the daily series (older than the latest-checks window) re-renders its service', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup(12);
     try {
