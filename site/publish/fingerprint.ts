@@ -36,9 +36,10 @@ export const FINGERPRINTS_FORMAT = 'atlas-fingerprints/2';
 
 /**
  * After staging the keys (with the summary row's hash) and hashing the detail parts (sql.ts,
- * `<part>_h`): one row per service with its fingerprint. Each part contributes the sum of its rows' hashes (order-free; the renderers order
- * the rows by content) and the ordinal and the index shard are left out, so inserting a service does
- * not change its neighbours (the shard bits are in the salt). The daily series is hashed from the
+ * `<part>_h`): one row per service with its fingerprint. Each part contributes the sum of its rows'
+ * hashes (order-free; the renderers order the rows by content) and the ordinal and the index shard
+ * are left out, so inserting a service does not change its neighbours (the shard bits are in the
+ * salt). The daily series is hashed from the
  * raw checks of its window (`dailyWindow`, the same definition its staging uses): their checked_at,
  * passed and latency_ms determine each day's count, passes and median latency, so equal sums mean
  * an equal series, and the medians are computed only for the services rendered. Two 64-bit hashes
