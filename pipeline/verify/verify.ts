@@ -89,6 +89,9 @@ async function publishedReportIds(gen: string): Promise<string[]> {
   return (index.items ?? []).map((i) => String(i.id));
 }
 
+/** Tables a sampled verify narrows to the sample's services (see verifyGeneration). */
+const SAMPLED_TABLES = ['checks', 'payment_terms'] as const;
+
 const setTime = (store: Store, name: string, iso: string) => store.run(`SET VARIABLE ${name} = $1::TIMESTAMP`, [iso]);
 
 /** Run a per-service documented query for the ids in temp table _verify_ids only. */
@@ -117,8 +120,18 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
 
   const [{ db } = { db: '' }] = await store.all<{ db: string }>('SELECT current_database() AS db');
   try {
-    await store.run(OPERATIONS_AS_OF_SQL(`"${db.replace(/"/g, '""')}".main.operations`));
+    const main = `"${db.replace(/"/g, '""')}".main`;
+    await store.run(OPERATIONS_AS_OF_SQL(`${main}.operations`));
     await store.run(`CREATE OR REPLACE TEMP TABLE _verify_ids AS SELECT unnest(string_split($1, chr(10))) AS id`, [ids.join('\n')]);
+    // A sample's figures are per service, each from its own checks and payment requests: the rules'
+    // views read the sample's rows only (temp views shadow the tables, as for operations above), so
+    // a cycle's verify costs the sample, not the whole directory. Dropped before the reports, which
+    // count every service.
+    if (opts.sample !== undefined)
+      for (const t of SAMPLED_TABLES)
+        await store.run(
+          `CREATE OR REPLACE TEMP VIEW ${t} AS SELECT * FROM ${main}.${t} WHERE service_id IN (SELECT id FROM temp.main._verify_ids)`,
+        );
 
     // Evidence and payment terms at the compute instant.
     await setTime(store, 'atlas_now', computedAt);
@@ -162,7 +175,8 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     }
     for (const [id, body] of bodies) mismatches.push(...compareDirectory(body, directory.get(id) ?? null));
 
-    // Frozen reports over their own windows.
+    // Frozen reports over their own windows, over every service.
+    for (const t of SAMPLED_TABLES) await store.run(`DROP VIEW IF EXISTS temp.main.${t}`);
     for (const id of reportIds) {
       const published = (await readJson(api(gen, 'reports', `${id}.json`))) as {
         report?: { week_start?: unknown; figures_until?: unknown };
@@ -187,6 +201,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     // Leave the session as found: the cycle goes on using this connection.
     for (const sql of [
       'DROP VIEW IF EXISTS temp.main.operations',
+      ...SAMPLED_TABLES.map((t) => `DROP VIEW IF EXISTS temp.main.${t}`),
       'DROP TABLE IF EXISTS temp.main._verify_ids',
       'RESET VARIABLE atlas_now',
       'RESET VARIABLE atlas_report_from',
