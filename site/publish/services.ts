@@ -193,6 +193,8 @@ export async function writeServices(
       `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, f.fp_next, k.checks_30d::INTEGER AS checks_30d, k.monitoring_since
        FROM pub_fp f JOIN pub_keys k ON k.ord = f.ord ORDER BY f.ord`,
     );
+    // The hashes are read; their tables go before the renderer's batches need the memory.
+    for (const t of ['pub_fp', ...parts.map((p) => `${p.table}_h`)]) await store.run(`DROP TABLE IF EXISTS temp.${t}`);
     lap('fingerprint');
     const prevCounts = await previousShardCounts(previous, bits);
 
