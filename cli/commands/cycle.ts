@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { runCycle } from '../../pipeline/cycle/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
 import { action } from './util.ts';
@@ -13,6 +14,7 @@ export function register(program: Command): void {
     .option('--skip-registries', 'do not read the registry sources of the config')
     .action(
       action(async (ctx, opts: { force?: boolean; allowPrivate?: boolean; skipRegistries?: boolean }) => {
+        limitHeapGrowth();
         const result = await withStore(ctx.paths.db, (s) =>
           runCycle(ctx, s, {
             force: !!opts.force,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { publish } from '../../site/publish/index.ts';
 import { action } from './util.ts';
@@ -14,6 +15,7 @@ export function register(program: Command): void {
     .option('--full', 'render every service again instead of sharing unchanged files with the current generation')
     .action(
       action(async (ctx, opts: { out?: string; full?: boolean }) => {
+        limitHeapGrowth();
         const r = await withStore(ctx.paths.db, async (store) => {
           await migrate(store, ctx.clock());
           return publish(ctx, store, { out: opts.out ? resolve(opts.out) : undefined, full: opts.full === true });

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { HEAP_GROWING_PERCENT, limitHeapGrowth } from '../core/heap-growth.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -18,12 +18,10 @@ import type { Store } from '../store/store.ts';
  *   until its next allocation in the same arena. The setting is the database instance's (this
  *   process's), so it is set on the probe's own store, never in `openStore` for every command.
  */
-export const SWEEP_HEAP_GROWING_PERCENT = 100;
+export const SWEEP_HEAP_GROWING_PERCENT = HEAP_GROWING_PERCENT;
 
-/** Process-wide; call once at the start of a probe process, before the sweep. */
-export function limitHeapGrowthForSweep(): void {
-  setFlagsFromString(`--heap-growing-percent=${SWEEP_HEAP_GROWING_PERCENT}`);
-}
+/** Process-wide; call once at the start of a probe process, before the sweep (pipeline/core/heap-growth.ts). */
+export const limitHeapGrowthForSweep = limitHeapGrowth;
 
 /** On the store the sweep writes to (or reads from, for a batch-file worker). */
 export async function tuneStoreForSweep(store: Store): Promise<void> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedClock } from '../../pipeline/core/clock.ts';
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { defaultConfig } from '../../pipeline/core/config.ts';
 import { silentLogger } from '../../pipeline/core/log.ts';
 import { resolvePaths } from '../../pipeline/core/paths.ts';
@@ -27,6 +28,7 @@ const ctx = {
   log: silentLogger,
   secret: 'bench-secret-0123456789',
 };
+limitHeapGrowth(); // as `atlas cycle` does
 const t0 = performance.now();
 const store = await openStore(ctx.paths.db);
 try {

@@ -3,6 +3,7 @@
  *   tsx test/bench/publish-child.ts <dataDir> <now ISO> <full|incremental> [pages|no-pages]
  * Prints one JSON line: wall ms, per-step ms, what was rendered and shared, peak RSS (MB).
  */
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { publish } from '../../site/publish/index.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
 
@@ -12,6 +13,7 @@ if (!dataDir || !nowIso || (mode !== 'full' && mode !== 'incremental')) {
   process.exit(2);
 }
 const now = new Date(nowIso);
+limitHeapGrowth(); // as `atlas publish` does
 const store = await openTestStore(dataDir, now);
 try {
   const ctx = makeContext(dataDir, { now: nowIso });
