@@ -2,8 +2,7 @@ import { linkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ChecksumEntry } from '../contract/signing.ts';
-import { CHECKSUMS_FILE, isChecksumEntry } from './checksums.ts';
+import { CHECKSUMS_FILE, entryLineFinder } from './checksums.ts';
 import { readFingerprints } from './fingerprint.ts';
 
 /**
@@ -84,49 +83,15 @@ export function linkInBackground(from: string, to: string, rels: readonly string
 }
 
 /**
- * The sealed size and SHA-256 of every file of a generation, by path, from its `checksums.json`:
- * what the seal of the next generation reuses for the files it links (a linked file is the same
- * inode, byte-identical by construction, so it need not be read again). Empty when the list cannot
- * be read (everything is then hashed). Each entry is checked (isChecksumEntry); the list's
- * signature was checked when it was sealed, and `atlas verify --tree` reads every file anyway.
- * Publish starts this while DuckDB stages, when its thread is idle.
+ * The entry lines of a generation's `checksums.json`, looked up in path order (checksums.ts
+ * entryLineFinder): what the seal of the next generation reuses for the files it links. Finds
+ * nothing when the list cannot be read (everything is then hashed). The list's signature was checked
+ * when it was sealed, and `atlas verify --tree` reads every file anyway.
  */
-export async function sealedEntries(generationDir: string): Promise<Map<string, ChecksumEntry>> {
-  const out = new Map<string, ChecksumEntry>();
-  let text: string;
+export async function sealedLineFinder(generationDir: string): Promise<(path: string) => string | undefined> {
   try {
-    text = await readFile(join(generationDir, CHECKSUMS_FILE), 'utf8');
+    return entryLineFinder(await readFile(join(generationDir, CHECKSUMS_FILE), 'utf8'));
   } catch {
-    return out;
+    return () => undefined;
   }
-  // One entry a line, members in checksumsBytes' order: the plain lines are read with one regular
-  // expression (JSON.parse of the whole 28 MB list and its 208,000 objects cost about a second); a
-  // line that does not match (a path with escapes) is parsed as JSON.
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('{"path":')) continue;
-    const m = ENTRY_LINE.exec(line);
-    let f: Partial<ChecksumEntry>;
-    if (m) f = { path: m[1]!, bytes: Number(m[2]), sha256: m[3]! };
-    else {
-      try {
-        f = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as Partial<ChecksumEntry>;
-      } catch {
-        continue;
-      }
-    }
-    if (isChecksumEntry(f)) out.set(f.path, { path: f.path, bytes: f.bytes, sha256: f.sha256 });
-  }
-  return out;
 }
-
-/** The sealed entries of `linked` paths only (those the previous list has). */
-export function pickEntries(entries: ReadonlyMap<string, ChecksumEntry>, linked: Iterable<string>): Map<string, ChecksumEntry> {
-  const out = new Map<string, ChecksumEntry>();
-  for (const path of linked) {
-    const e = entries.get(path);
-    if (e) out.set(path, e);
-  }
-  return out;
-}
-
-const ENTRY_LINE = /^\{"path":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","bytes":(\d{1,15}),"sha256":"([0-9a-f]{64})"\},?$/;

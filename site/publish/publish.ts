@@ -5,7 +5,6 @@ import { type Run, withRun } from '../../pipeline/store/runs.ts';
 import type { Store } from '../../pipeline/store/store.ts';
 import {
   API_VERSION,
-  type ChecksumEntry,
   type ServiceDetailFile,
   LISTING_CRITERIA_RULE,
   Manifest,
@@ -36,9 +35,10 @@ import { writeJson } from './write.ts';
 import { stepTimer } from '../../pipeline/core/step-timer.ts';
 import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { loadSigningKey } from '../../pipeline/core/signing-key.ts';
+import { entryLine } from './checksums.ts';
 import { sealGeneration } from './seal.ts';
 import { fingerprintSalt } from './fingerprint.ts';
-import { pickEntries, previousGeneration, sealedEntries } from './incremental.ts';
+import { previousGeneration, sealedLineFinder } from './incremental.ts';
 import { dayRange } from '../contract/daily-series.ts';
 import { staticDirectoryList } from './static-list.ts';
 import { dataAsOf } from '../../pipeline/compute/status.ts';
@@ -202,8 +202,15 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     // nor the service files written above (hashed as they were written).
     const sealed = await step('seal', async () => {
       // Read here, not while DuckDB stages: on two cores that only slowed the staging down.
-      const known = previous && linked.length ? pickEntries(await sealedEntries(previous.dir), linked) : new Map<string, ChecksumEntry>();
-      for (const [path, h] of services.written) known.set(path, { path, ...h });
+      const fromPrevious = previous && linked.length ? await sealedLineFinder(previous.dir) : () => undefined;
+      const isLinked = new Set(linked);
+      const known = (path: string): string | undefined => {
+        // Asked in path order (sealGeneration), as the finder needs.
+        const line = fromPrevious(path);
+        const h = services.written.get(path);
+        if (h) return entryLine({ path, ...h });
+        return isLinked.has(path) ? line : undefined;
+      };
       return sealGeneration(genDir, { generation, now, key, known });
     });
     const pruned = await step('prune', () => pruning!);

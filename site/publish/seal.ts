@@ -7,11 +7,13 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import { type SigningKey, signBytes } from '../../pipeline/core/signing-key.ts';
 import { SigningKeyInfo } from '../contract/signing.ts';
 import {
-  buildChecksums,
   CHECKSUMS_FILE,
   CHECKSUMS_SIG_FILE,
-  checksumsBytes,
+  checkEntry,
+  checksumsBytesOf,
+  checksumsHead,
   comparePaths,
+  entryLine,
   type FoundFile,
   SELF_FILES,
   SIGNING_KEY_FILE,
@@ -38,52 +40,52 @@ export async function hashFile(path: string, sizeHint = 0): Promise<{ bytes: num
   return { bytes, sha256: h.digest('hex') };
 }
 
+/** An entry found under a root: its `/`-separated relative path, and whether it is a regular file. */
+export interface TreeEntry {
+  path: string;
+  file: boolean;
+}
+
 /**
- * Every entry under `root` (recursively, symlinks not followed), with `/`-separated relative paths
- * sorted by path; regular files are sized and hashed (bounded concurrency), anything else is
- * reported as `other` and never read. `skip` names root-level files left out entirely. `known`
- * gives the size and SHA-256 of files already hashed (a publish's hard links to the previous
- * generation): such a regular file is neither read nor stat'ed again.
+ * Every entry under `root` (recursively, symlinks not followed), sorted by path (comparePaths);
+ * `skip` names root-level files left out entirely. Nothing is opened or stat'ed: the names and
+ * types come from readdir.
  */
-export async function scanTree(
-  root: string,
-  opts: { skip?: ReadonlySet<string>; concurrency?: number; known?: ReadonlyMap<string, { bytes: number; sha256: string }> } = {},
-): Promise<FoundFile[]> {
-  // Known files become entries at once; only the others wait for a read (a promise per file cost
-  // seconds at 208,000 files). Paths are joined by hand: `root` and the names come from readdir.
-  const found: FoundFile[] = [];
-  const reads: Promise<void>[] = [];
-  const limit = pLimit(opts.concurrency ?? 8);
+export async function listTree(root: string, skip?: ReadonlySet<string>): Promise<TreeEntry[]> {
+  const out: TreeEntry[] = [];
+  // Paths are joined by hand: `root` and the names come from readdir.
   const walk = async (dir: string, prefix: string): Promise<void> => {
     for (const d of await readdir(dir, { withFileTypes: true })) {
       const path = prefix ? `${prefix}/${d.name}` : d.name;
       if (d.isDirectory()) await walk(`${dir}/${d.name}`, path);
-      else if (!prefix && opts.skip?.has(d.name)) continue;
-      else if (!d.isFile()) found.push({ path, kind: 'other', bytes: 0, sha256: null });
-      else {
-        // A known regular file is not opened at all: a hard link is the same inode as the file the
-        // previous seal hashed, byte-identical by construction (`atlas verify --tree` still reads it).
-        const k = opts.known?.get(path);
-        if (k) found.push({ path, kind: 'file', bytes: k.bytes, sha256: k.sha256 });
-        else {
-          const abs = `${dir}/${d.name}`;
-          reads.push(
-            limit(async () => {
-              found.push({ path, kind: 'file', ...(await hashFile(abs, (await lstat(abs)).size)) });
-            }),
-          );
-        }
-      }
+      else if (!prefix && skip?.has(d.name)) continue;
+      else out.push({ path, file: d.isFile() });
     }
   };
   await walk(root, '');
-  await Promise.all(reads);
-  return found.sort((a, b) => comparePaths(a.path, b.path));
+  return out.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+/**
+ * Every entry under `root` as listTree finds it, regular files sized and hashed (bounded
+ * concurrency), anything else reported as `other` and never read.
+ */
+export async function scanTree(root: string, opts: { skip?: ReadonlySet<string>; concurrency?: number } = {}): Promise<FoundFile[]> {
+  const limit = pLimit(opts.concurrency ?? 8);
+  return Promise.all(
+    (await listTree(root, opts.skip)).map((e): FoundFile | Promise<FoundFile> =>
+      e.file
+        ? limit(async () => {
+            const abs = `${root}/${e.path}`;
+            return { path: e.path, kind: 'file', ...(await hashFile(abs, (await lstat(abs)).size)) };
+          })
+        : { path: e.path, kind: 'other', bytes: 0, sha256: null },
+    ),
+  );
 }
 
 export interface SealResult {
   files: number;
-  bytes: number;
   keyId: string;
 }
 
@@ -94,29 +96,48 @@ export interface SealResult {
  * signature over exactly those bytes, newline-terminated). A file written into the folder after
  * this would make the generation fail verification, so sealing is the last write; the signature is
  * its last file, so a folder with a signature is complete (a killed publish leaves none).
+ *
+ * `known(path)` gives the entry line (checksums.ts entryLine) of a file whose size and SHA-256
+ * are already known: a file the publish hashed as it wrote it, or a hard link to a file of the
+ * previous generation (the same inode, byte-identical by construction, with the line its seal
+ * wrote). Such a file is neither read nor stat'ed again (`atlas verify --tree` still reads it); every
+ * other file is. `known` is asked about each file once, in path order (comparePaths). The tree is
+ * still walked, so the list names exactly the files present.
  */
 export async function sealGeneration(
   genDir: string,
-  opts: { generation: string; now: Date; key: SigningKey; known?: ReadonlyMap<string, { bytes: number; sha256: string }> },
+  opts: { generation: string; now: Date; key: SigningKey; known?: (path: string) => string | undefined; concurrency?: number },
 ): Promise<SealResult> {
   const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
   await writeFile(join(genDir, SIGNING_KEY_FILE), `${JSON.stringify(info)}\n`);
-  // Files hard-linked from the previous generation keep the hashes it sealed (`known`).
-  const found = await scanTree(genDir, { skip: SELF_FILES, ...(opts.known ? { known: opts.known } : {}) });
-  const odd = found.find((f) => f.kind !== 'file');
-  if (odd) throw new AtlasError('internal', `publish: ${odd.path} in the generation is not a regular file; it cannot be sealed`);
-  const checksums = buildChecksums({
-    generation: opts.generation,
-    createdAt: opts.now,
-    keyId: info.key_id,
-    files: found.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256! })),
-  });
-  const bytes = checksumsBytes(checksums);
+  const head = checksumsHead({ generation: opts.generation, createdAt: opts.now, keyId: info.key_id });
+  const found = await listTree(genDir, SELF_FILES);
+  const lines = new Array<string>(found.length);
+  const limit = pLimit(opts.concurrency ?? 8);
+  const reads: Promise<void>[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const { path, file } = found[i]!;
+    if (!file) throw new AtlasError('internal', `publish: ${path} in the generation is not a regular file; it cannot be sealed`);
+    // A known line names its own path (a lookup by path) and was checked when it was made.
+    const line = opts.known?.(path);
+    if (line !== undefined) lines[i] = line;
+    else
+      reads.push(
+        limit(async () => {
+          const abs = `${genDir}/${path}`;
+          const f = { path, ...(await hashFile(abs, (await lstat(abs)).size)) };
+          checkEntry(f, null);
+          lines[i] = entryLine(f);
+        }),
+      );
+  }
+  await Promise.all(reads);
+  const bytes = checksumsBytesOf(head, lines);
   await writeFile(join(genDir, CHECKSUMS_FILE), bytes);
   // The signature is the seal mark (generation.ts isSealedGeneration): written to a temporary name
   // and renamed, so a process killed mid-write leaves no signature rather than a torn one.
   const sigTmp = join(genDir, `.${CHECKSUMS_SIG_FILE}.tmp`);
   await writeFile(sigTmp, `${signBytes(opts.key.privateKey, bytes)}\n`);
   await rename(sigTmp, join(genDir, CHECKSUMS_SIG_FILE));
-  return { files: checksums.files.length, bytes: checksums.files.reduce((n, f) => n + f.bytes, 0), keyId: info.key_id };
+  return { files: lines.length, keyId: info.key_id };
 }

@@ -17,7 +17,16 @@ import {
   type IndexRecordFile,
 } from '../contract/index.ts';
 import { dayRange } from '../contract/daily-series.ts';
-import { FINGERPRINT_SQL, type FingerprintEntry, FINGERPRINTS_FILE, fingerprintParams, fingerprintsText } from './fingerprint.ts';
+import {
+  FINGERPRINT_ROWS_SQL,
+  FINGERPRINT_SQL,
+  type FingerprintEntry,
+  type FingerprintRow,
+  FINGERPRINTS_FILE,
+  fingerprintParams,
+  fingerprintRows,
+  fingerprintsText,
+} from './fingerprint.ts';
 import { FileWriter } from './file-writer.ts';
 import { linkFrom, linkInBackground, type PreviousGeneration } from './incremental.ts';
 import type { ListedKey } from './static-list.ts';
@@ -180,19 +189,7 @@ export async function writeServices(
     for (const st of [stageKeysSql(now, bits), ...parts.map(hashPartSql)]) await store.run(st.sql, st.params);
     lap('stage');
     await store.run(FINGERPRINT_SQL, fingerprintParams(opts.salt, now, DAILY_DAYS));
-    const all = await store.all<{
-      ord: number;
-      shard: number;
-      id: string;
-      in_directory: boolean;
-      fp: string;
-      fp_next: string;
-      checks_30d: number;
-      monitoring_since: string;
-    }>(
-      `SELECT f.ord, f.shard, f.id, f.in_directory, f.fp, f.fp_next, k.checks_30d::INTEGER AS checks_30d, k.monitoring_since
-       FROM pub_fp f JOIN pub_keys k ON k.ord = f.ord ORDER BY f.ord`,
-    );
+    const all = fingerprintRows((await store.all<{ t: string | null }>(FINGERPRINT_ROWS_SQL))[0]?.t ?? null);
     // The hashes are read; their tables go before the renderer's batches need the memory.
     for (const t of ['pub_fp', ...parts.map((p) => `${p.table}_h`)]) await store.run(`DROP TABLE IF EXISTS temp.${t}`);
     lap('fingerprint');
@@ -250,7 +247,7 @@ export async function writeServices(
       return batch[at++]!;
     };
 
-    const listed = (k: ListedKey) => {
+    const listed = (k: Pick<FingerprintRow, 'id' | 'shard' | 'checks_30d' | 'monitoring_since'>) => {
       result.inDirectory += 1;
       result.listed.push({ id: k.id, shard: k.shard, checks_30d: Number(k.checks_30d), monitoring_since: String(k.monitoring_since) });
     };

@@ -15,6 +15,9 @@ import {
   buildChecksums,
   checksumsBytes,
   compareFiles,
+  comparePaths,
+  entryLine,
+  entryLineFinder,
   type FoundFile,
   isChecksumEntry,
   isTreePath,
@@ -218,25 +221,55 @@ describe('the seal hot path agrees with the contract', () => {
   });
 });
 
-describe('sealedEntries and pickEntries', () => {
-  it('reads back every entry asked for from a sealed list, plain or escaped, and nothing else', async () => {
-    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { pickEntries, sealedEntries } = await import('../../../site/publish/incremental.ts');
-    const dir = mkdtempSync(join(tmpdir(), 'atlas-linked-'));
-    try {
-      const files = [
-        entry('a/plain.json', 10, H('1')),
-        entry('a/quo"te.json', 11, H('2')),
-        entry('a/é.html', 12, H('3')),
-        entry('b/x.json', 13, H('4')),
-      ];
-      writeFileSync(join(dir, 'checksums.json'), checksumsBytes(build(files)));
-      const got = pickEntries(await sealedEntries(dir), ['a/plain.json', 'a/quo"te.json', 'a/é.html', 'missing.json']);
-      expect([...got.values()].sort((x, y) => (x.path < y.path ? -1 : 1))).toEqual(files.slice(0, 3));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+describe('entryLineFinder (the lines the next seal reuses)', () => {
+  /** What the finder gives for `paths`, asked in increasing path order. */
+  const findAll = (text: string, paths: string[]) => {
+    const find = entryLineFinder(text);
+    return new Map([...paths].sort(comparePaths).map((p) => [p, find(p)] as const));
+  };
+
+  it('finds every entry of a list as entryLine writes it, and nothing for a path not listed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ minLength: 1, unit: 'binary' }), fc.nat({ max: 2 ** 40 }), fc.boolean()), { maxLength: 10 }),
+        (named) => {
+          const byPath = new Map(named.map(([n, b, listed]) => [`d/${n.replaceAll('/', '_')}`, [b, listed] as const]));
+          const paths = [...byPath.keys()].filter((p) => isTreePath(p));
+          const files = paths.filter((p) => byPath.get(p)![1]).map((p) => entry(p, byPath.get(p)![0], H('c')));
+          const got = findAll(checksumsBytes(build(files)).toString('utf8'), paths);
+          const listed = new Map(files.map((f) => [f.path, entryLine(f)]));
+          for (const p of paths) expect(got.get(p)).toBe(listed.get(p));
+        },
+      ),
+    );
+  });
+
+  it('passes over a line that is not a canonical entry (its file is hashed again)', () => {
+    const ok = entryLine(entry('a/ok.json', 7, H('1')));
+    const text = [
+      '{"format":"x","files":[',
+      `{"path":"../up.json","bytes":7,"sha256":"${H('4')}"},`,
+      `{"path":"a/e\\u0301.json","bytes":7,"sha256":"${H('5')}"},`,
+      `{"path":"a/neg.json","bytes":-1,"sha256":"${H('3')}"},`,
+      `${ok},`,
+      `{"path":"a/torn.json","bytes":7,"sha`,
+      `{"path":"a/upper.json","bytes":7,"sha256":"${H('A')}"},`,
+      `{"path":"a/zero.json","bytes":007,"sha256":"${H('2')}"}`,
+      ']}',
+    ].join('\n');
+    const paths = ['a/e\u0301.json', 'a/neg.json', 'a/ok.json', 'a/torn.json', 'a/upper.json', 'a/zero.json'];
+    const got = findAll(text, paths);
+    // The escaped path is parsed and written again as entryLine writes it (the character itself, no escape).
+    expect([...got].filter(([, l]) => l !== undefined).map(([p]) => p)).toEqual(['a/e\u0301.json', 'a/ok.json']);
+    expect(got.get('a/ok.json')).toBe(ok);
+    expect(got.get('a/e\u0301.json')).toBe(entryLine(entry('a/e\u0301.json', 7, H('5'))));
+  });
+
+  it('finds nothing it has passed: the paths must come in order', () => {
+    const text = checksumsBytes(build([entry('a.json'), entry('b.json'), entry('c.json')])).toString('utf8');
+    const find = entryLineFinder(text);
+    expect(find('b.json')).toBe(entryLine(entry('b.json')));
+    expect(find('a.json')).toBeUndefined();
+    expect(find('c.json')).toBe(entryLine(entry('c.json')));
   });
 });

@@ -236,6 +236,38 @@ describe('incremental publish', () => {
     }
   });
 
+  it('seals a shared file from the previous list only when that list names it in canonical form; any other is read again', async () => {
+    const { cleanup, store, clock, ctx } = await setup(6);
+    try {
+      const first = await publish(ctx, store);
+      const list = join(first.dir, 'checksums.json');
+      const lines = readFileSync(list, 'utf8').split('\n');
+      // One shared detail file's line made non-canonical (a size with a leading zero), one dropped.
+      const details = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('{"path":"api/v1/services/'));
+      const [zeroed, zi] = details[0]!;
+      const [dropped, di] = details[1]!;
+      lines[zi] = zeroed.replace(/"bytes":(\d+)/, '"bytes":0$1');
+      lines.splice(di, 1);
+      writeFileSync(list, lines.join('\n'));
+      clock.advance(60_000);
+      const second = await publish(ctx, store);
+      expect(second.incremental.rendered).toBe(0);
+      // Both files are still links, sealed from their bytes as read: the new list holds their true lines.
+      const text = readFileSync(join(second.dir, 'checksums.json'), 'utf8');
+      expect(text).toContain(zeroed);
+      expect(text).toContain(dropped.replace(/,$/, ''));
+      expect((await verifyTree(second.dir)).ok).toBe(true);
+      // With no list at all, every shared file is read: the generation still verifies.
+      unlinkSync(join(second.dir, 'checksums.json'));
+      clock.advance(60_000);
+      const third = await publish(ctx, store);
+      expect(third.incremental.linked).toBeGreaterThan(0);
+      expect((await verifyTree(third.dir)).ok).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('a check that changes only the daily series (older than the latest-checks window) re-renders its service', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup(12);
     try {
