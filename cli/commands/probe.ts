@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { parseShard } from '../../pipeline/probe/shard.ts';
 import { runProbeToBatch } from '../../pipeline/probe/batches/run.ts';
-import { limitHeapGrowthForSweep, tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
+import { tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
 import { runProbe } from '../../pipeline/probe/run-probe.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
@@ -60,7 +61,7 @@ export function register(program: Command): void {
         };
         const out = o.out;
         // This process does one sweep: keep its heap and DuckDB's allocator lean (process-memory.ts).
-        limitHeapGrowthForSweep();
+        limitHeapGrowth();
         const summary =
           out !== undefined
             ? await withStore(

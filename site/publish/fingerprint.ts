@@ -93,10 +93,8 @@ FROM pub_fp f JOIN pub_keys k ON k.ord = f.ord`;
 export function fingerprintRows(text: string | null): FingerprintRow[] {
   if (!text) return [];
   return text.split('\n').map((line) => {
-    let at = -1;
-    for (let k = 0; k < 7 && (k === 0 || at >= 0); k++) at = line.indexOf(' ', at + 1);
-    const f = at < 0 ? [] : line.slice(0, at).split(' ');
-    const json = line.slice(at + 1);
+    const f = line.split(' ', 7);
+    const json = line.slice(f.join(' ').length + 1);
     if (f.length !== 7 || (f[2] !== 'true' && f[2] !== 'false') || !json.startsWith('"'))
       throw new Error(`publish: a fingerprint row of another shape: ${line}`);
     return {

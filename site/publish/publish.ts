@@ -204,12 +204,11 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       // Read here, not while DuckDB stages: on two cores that only slowed the staging down.
       const fromPrevious = previous && linked.length ? await sealedLineFinder(previous.dir) : () => undefined;
       const isLinked = new Set(linked);
+      // Asked in path order (sealGeneration), as the finder needs; it may skip paths.
       const known = (path: string): string | undefined => {
-        // Asked in path order (sealGeneration), as the finder needs.
-        const line = fromPrevious(path);
         const h = services.written.get(path);
         if (h) return entryLine({ path, ...h });
-        return isLinked.has(path) ? line : undefined;
+        return isLinked.has(path) ? fromPrevious(path) : undefined;
       };
       return sealGeneration(genDir, { generation, now, key, known });
     });

@@ -106,14 +106,14 @@ export interface SealResult {
  */
 export async function sealGeneration(
   genDir: string,
-  opts: { generation: string; now: Date; key: SigningKey; known?: (path: string) => string | undefined; concurrency?: number },
+  opts: { generation: string; now: Date; key: SigningKey; known?: (path: string) => string | undefined },
 ): Promise<SealResult> {
   const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
   await writeFile(join(genDir, SIGNING_KEY_FILE), `${JSON.stringify(info)}\n`);
   const head = checksumsHead({ generation: opts.generation, createdAt: opts.now, keyId: info.key_id });
   const found = await listTree(genDir, SELF_FILES);
   const lines = new Array<string>(found.length);
-  const limit = pLimit(opts.concurrency ?? 8);
+  const limit = pLimit(8);
   const reads: Promise<void>[] = [];
   for (let i = 0; i < found.length; i++) {
     const { path, file } = found[i]!;

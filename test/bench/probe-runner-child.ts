@@ -6,7 +6,8 @@ import { defaultConfig } from '../../pipeline/core/config.ts';
 import { silentLogger } from '../../pipeline/core/log.ts';
 import { resolvePaths } from '../../pipeline/core/paths.ts';
 import { runProbe } from '../../pipeline/probe/index.ts';
-import { limitHeapGrowthForSweep, tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
+import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
+import { tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
 import { openStore, type Store } from '../../pipeline/store/index.ts';
 
 /**
@@ -66,7 +67,7 @@ process.on('message', (m: { concurrency: number; timeoutMs: number; shard: { ind
       store = await openStore(ctx.paths.db);
       // As `atlas probe` does (cli/commands/probe.ts); ATLAS_BENCH_UNTUNED=1 leaves both out (the code before).
       if (!process.env.ATLAS_BENCH_UNTUNED) {
-        limitHeapGrowthForSweep();
+        limitHeapGrowth();
         await tuneStoreForSweep(store);
       }
       // ATLAS_BENCH_RUNNER_SQL: statements (separated by ;) run on the prober's database before the first sweep (e.g. DuckDB settings).

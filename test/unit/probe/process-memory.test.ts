@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../pipeline/core/paths.ts';
-import { SWEEP_HEAP_GROWING_PERCENT, tuneStoreForSweep } from '../../../pipeline/probe/process-memory.ts';
+import { HEAP_GROWING_PERCENT } from '../../../pipeline/core/heap-growth.ts';
+import { tuneStoreForSweep } from '../../../pipeline/probe/process-memory.ts';
 import { openStore } from '../../../pipeline/store/index.ts';
 import { openTestStore, tempDir } from '../../helpers/context.ts';
 
@@ -34,16 +35,16 @@ describe('memory settings of a probe process', () => {
   });
 
   it('sets a heap growth flag V8 knows (an unknown flag is only reported on the output, never thrown)', () => {
-    const file = join(PROJECT_ROOT, 'pipeline', 'probe', 'process-memory.ts');
+    const file = join(PROJECT_ROOT, 'pipeline', 'core', 'heap-growth.ts');
     const r = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '-e', `import(${JSON.stringify(file)}).then((m) => { m.limitHeapGrowthForSweep(); console.log('set'); })`],
+      ['--import', 'tsx', '-e', `import(${JSON.stringify(file)}).then((m) => { m.limitHeapGrowth(); console.log('set'); })`],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
     );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('set');
     expect(`${r.stdout}${r.stderr}`).not.toMatch(/unrecognized flag/i);
-    expect(SWEEP_HEAP_GROWING_PERCENT).toBeGreaterThan(0);
-    expect(SWEEP_HEAP_GROWING_PERCENT).toBeLessThan(300); // V8's own dynamic factor goes up to 4 (300%)
+    expect(HEAP_GROWING_PERCENT).toBeGreaterThan(0);
+    expect(HEAP_GROWING_PERCENT).toBeLessThan(300); // V8's own dynamic factor goes up to 4 (300%)
   });
 });
