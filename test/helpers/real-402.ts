@@ -4,7 +4,7 @@ import { loadReal402Responses, realdataDir, type Real402Response } from '../../p
  * The real 402 responses (pipeline/fleet/real-402.ts) and the verdict x402-mainnet/1 must give each,
  * stated here on its own so that a change in the rule, the fleet's REAL_402_EXPECTED or the file is
  * caught. The responses are read at run time from the realdata folder (`../shared/realdata` next to
- * the repository, or ATLAS_REALDATA); a missing folder fails the test with a message saying so.
+ * the repository, or ATLAS_REALDATA); suites gate on test/helpers/realdata-gate.ts before reading them.
  * Why each verdict: docs/notes/fleet.md, "Real 402 responses".
  */
 export interface Real402Verdict {

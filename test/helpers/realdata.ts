@@ -5,8 +5,9 @@ import { realdataDir as realdataLocation } from '../../pipeline/fleet/real-402.t
 /**
  * Real public registry data (not ours, never copied into the repository): read at run time from
  * `../shared/realdata/` next to the repository root, or from `ATLAS_REALDATA`. Its PROVENANCE.md
- * says where each file comes from. When the folder is missing the caller FAILS with this message:
- * the data is present on every machine that runs the suite, so a skip would hide a broken setup.
+ * says where each file comes from. A suite that needs it asks test/helpers/realdata-gate.ts first:
+ * on a fresh clone it is skipped with one printed line, and in CI (ATLAS_REQUIRE_REALDATA=1) a
+ * missing file fails it.
  *
  * The expectations below are derived from the raw files here, with the test's own small tables of
  * the networks and assets that occur in them, never from Atlas's output or its rules.

@@ -30,6 +30,7 @@ import {
   realdataDir,
   type X402Expected,
 } from '../helpers/realdata.ts';
+import { realdataGate } from '../helpers/realdata-gate.ts';
 import { serveJson } from '../unit/ingest/support.ts';
 
 /**
@@ -197,7 +198,9 @@ async function checkServed(app: App, x: X402Expected, m: McpExpected): Promise<v
   expect(fragments).toBeGreaterThan(markup);
 }
 
-describe('real registry data end to end', () => {
+const gate = realdataGate('real registry data end to end (test/integration/realdata.test.ts)', Object.values(REALDATA_FILES));
+
+describe.skipIf(!gate.present)('real registry data end to end', () => {
   it('through a loopback registry that pages it like the real registries: all in the index, searchable, readable, safe', async () => {
     const real = realdataDir();
     const xRaw = readRealJson(real, REALDATA_FILES.x402);

@@ -2,23 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DueOperation } from '../../../pipeline/probe/due.ts';
 import { probeOne } from '../../../pipeline/probe/probe-one.ts';
 import { createProbeAgent, safeFetch, type EdgeRequest } from '../../../pipeline/probe/safe-fetch.ts';
-import { startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
+import { REAL_402_FILE, startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 import { realResponses } from '../../helpers/real-402.ts';
+import { realdataGate } from '../../helpers/realdata-gate.ts';
 
 /**
  * Contract between the fleet and the probe: every endpoint's `expected` verdict is what the probe's
  * own edge + pass rules (pipeline/probe) return for a discovered-service check, before and inside an
  * outage window. If a rule changed on purpose, update pipeline/fleet/behaviours.ts (expectedVerdict) and
  * docs/notes/fleet.md together. The fleet also serves the real 402 responses of the realdata folder
- * (read at run time; pipeline/fleet/real-402.ts holds their expected verdicts).
+ * (read at run time; pipeline/fleet/real-402.ts holds their expected verdicts). Without that folder
+ * the synthetic endpoints are still checked and one printed line says the real ones were left out
+ * (a failure in CI: test/helpers/realdata-gate.ts).
  */
+const gate = realdataGate('the real 402 endpoints of the probe agreement (test/unit/fleet/probe-agreement.test.ts)', [REAL_402_FILE]);
 const clock = testClock('2026-11-25T12:00:00Z');
 let fleet: Fleet;
 let dispatcher: ReturnType<typeof createProbeAgent>;
 
 beforeAll(async () => {
-  fleet = await startFleet({ clock, slowMs: 30_000, real402: realResponses() });
+  fleet = await startFleet({ clock, slowMs: 30_000, real402: gate.present ? realResponses() : [] });
 });
 afterAll(async () => {
   await dispatcher?.close();
