@@ -89,6 +89,17 @@ describe('api_status on every JSON route', () => {
       await h.json('/api/v1/services', undefined, '203.0.113.10');
       check('429 rate limited', await h.json('/api/v1/services', undefined, '203.0.113.10'), 429, ErrorBody);
 
+      // Answers without a body carry the header too (each from its own address: the limit is 1 a minute now).
+      const etag = (await h.req('/api/v1/services', undefined, '203.0.113.11')).headers.get('etag')!;
+      const preflight = { Origin: 'https://x.example', 'Access-Control-Request-Method': 'GET' };
+      const bodiless = [
+        await h.req('/api/v1/services', { headers: { 'If-None-Match': etag } }, '203.0.113.12'),
+        await h.req('/api/v1/stats', { method: 'OPTIONS', headers: preflight }, '203.0.113.13'),
+        await h.req('/healthz', { method: 'HEAD' }),
+      ];
+      expect(bodiless.map((r) => r.status)).toEqual([304, 204, 200]);
+      for (const r of bodiless) expect(r.headers.get('x-api-status')).toBe('preview');
+
       const doc = await h.json('/openapi.json');
       expect(doc.status).toBe(200);
       expect(doc.res.headers.get('x-api-status')).toBe('preview');
