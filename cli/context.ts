@@ -19,7 +19,7 @@ export function contextFrom(cmd: Command): Context {
   const g = cmd.optsWithGlobals<GlobalOptions>();
   const clock = g.now ? fixedClock(parseNow(g.now)) : systemClock;
   const config = loadConfig(g.config);
-  const paths = resolvePaths(g.data ?? config.paths.data);
+  const paths = resolvePaths(g.data ?? config.paths.data, config.paths.listings);
   return {
     clock,
     config,

@@ -8,8 +8,10 @@ import { action } from './util.ts';
 export function register(ingest: Command): void {
   ingest
     .command('listings')
-    .description('load reviewed listing files (default: the project data/listings folder); exit 2 when any file is rejected')
-    .option('--dir <dir>', 'folder of listing files (*.json, one service per file)')
+    .description(
+      'load reviewed listing files (default: config paths.listings, the project data/listings folder); exit 2 when any file is rejected',
+    )
+    .option('--dir <dir>', 'folder of listing files (*.json, one service per file); overrides config paths.listings')
     .action(
       action(async (ctx, opts: { dir?: string }) => {
         const dir = opts.dir ? resolve(opts.dir) : ctx.paths.listings;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AtlasError, formatIssues } from './errors.ts';
+import { DEFAULT_LISTINGS_DIR } from './paths.ts';
 import { SPREAD_STEPS_MINUTES } from './slots.ts';
 
 /**
@@ -116,6 +117,12 @@ export const ConfigSchema = z
       .object({
         /** Runtime state; the CLI's --data wins over this. */
         data: z.string().default('data'),
+        /**
+         * Folder of reviewed listing files read by `atlas cycle` and `atlas ingest listings` (whose
+         * --dir wins over this). Absolute, or relative to the project root: a tracked input of the
+         * checkout, whatever --data says.
+         */
+        listings: z.string().min(1).default(DEFAULT_LISTINGS_DIR),
       })
       .prefault({}),
   })

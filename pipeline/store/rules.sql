@@ -195,9 +195,7 @@ GROUP BY c.service_id, c.operation;
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: check intervals, schedule/1. One row per operation: the interval the rule gives now and why.
 -- First matching line wins:
---   reviewed service             → the interval its listing declares for the operation
---                                  (operations.declared_interval_hours); none declared: fixed, call
---                                  operations hourly (1), documentation daily (24)             reviewed_fixed
+--   reviewed service             → fixed: call operations hourly (1), documentation daily (24)   reviewed_fixed
 --   discovered, not listed by its registry for 7 days (unlisted_at <= now - 7d)  → monthly      unlisted_7d
 --   discovered, every probe failed for 14 days: there is a probe at or before now - 14d and every
 --     probe since the latest of those failed (no pass at or after it)            → monthly      all_failed_14d
@@ -206,9 +204,10 @@ GROUP BY c.service_id, c.operation;
 --   discovered, 5..99                                                            → daily        payers_5_to_99
 --   discovered, fewer than 5 or unknown                                          → weekly       payers_under_5
 -- The monthly lines stop applying as soon as their condition clears (a probe passes, the service is
--- listed again), and the service moves back by the lines below them. The listings ingest applies a
--- listing's declared interval when it loads the file; this view gives the same interval, so ingest
--- and compute never undo each other's change (a non-primary call declared daily stays daily).
+-- listed again), and the service moves back by the lines below them. The listings ingest refuses a
+-- file whose stated interval differs from the fixed one, so ingest and compute never undo each
+-- other's change; operations.declared_interval_hours is not read here (a row stored with a daily call
+-- before that check moves to hourly at the next compute).
 CREATE OR REPLACE VIEW schedule_targets AS
 WITH p AS (SELECT atlas_compute_now() AS now),
 decided AS (
@@ -223,14 +222,14 @@ decided AS (
       WHEN s.registry_payers_30d >= 5 THEN 'payers_5_to_99'
       ELSE 'payers_under_5'
     END AS reason,
-    o.kind, o.declared_interval_hours
+    o.kind
   FROM operations o
   JOIN services s ON s.id = o.service_id
   LEFT JOIN check_aggregates h ON h.service_id = o.service_id AND h.operation = o.id, p
 )
 SELECT service_id, operation, current_hours,
   CASE reason
-    WHEN 'reviewed_fixed' THEN coalesce(declared_interval_hours, CASE WHEN kind = 'documentation' THEN 24 ELSE 1 END)
+    WHEN 'reviewed_fixed' THEN CASE WHEN kind = 'documentation' THEN 24 ELSE 1 END
     WHEN 'unlisted_7d' THEN 720
     WHEN 'all_failed_14d' THEN 720
     WHEN 'new_until_third_probe' THEN 24

@@ -19,7 +19,7 @@ const BADGE_FILE = /^(.+)\.svg$/;
  * Agent discovery and badges (docs/notes/discovery.md):
  * - `/llms.txt`: what Atlas is, its rules, how to search, with absolute links from `serve.baseUrl`;
  * - `/server.json`: this instance in the MCP registry's server.json format;
- * - `/badges/{id}.svg`: a service's 30-day pass rate and freshness as an SVG, evaluated at the answer
+ * - `/badges/{id}.svg`: a service's 30-day check figures as an SVG of one neutral colour, evaluated at the answer
  *   instant (getService, the same operation as the JSON read). Unknown or malformed ids are a JSON
  *   404 with the error shape, like the API.
  * The two documents depend on the configuration only, so they are built once.
@@ -41,7 +41,15 @@ export function mountDiscovery(app: Hono, deps: AppDeps): void {
     const m = BADGE_FILE.exec(file);
     if (!m) throw new AtlasError('not_found', `no badge ${JSON.stringify(file.slice(0, 200))}: badges are /badges/{id}.svg`);
     const d = await getService(deps, m[1]!);
-    const svg = renderBadge({ id: d.id, passRate: d.evidence.pass_rate, freshness: d.evidence.freshness, inDirectory: d.in_directory });
+    const e = d.evidence;
+    const svg = renderBadge({
+      id: d.id,
+      checks30d: e.checks_30d,
+      passed30d: e.passed_30d,
+      missed30d: e.missed_30d,
+      passRate: e.pass_rate,
+      freshness: e.freshness,
+    });
     return body(c, svg, 'image/svg+xml; charset=utf-8', {
       // An SVG opened directly is a document: no script, no external loads.
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",

@@ -3,6 +3,7 @@ import { COMPONENTS, INHERITS, RESPONSES } from './components.ts';
 import { API_VERSION } from './common.ts';
 import { fieldDoc, type FieldDoc } from './field-docs.ts';
 import type { FieldEntry, Fields } from './fields.ts';
+import { SERVICES_QUERY_PARAMS } from './requests.ts';
 import { membersOf, type Member } from './walk.ts';
 
 /** A member documented by its schema's own `.describe()` (the report body, owned by pipeline/reports). */
@@ -50,7 +51,8 @@ const describedPaths = (members: Member[]) => new Map(members.filter((m) => m.de
 /**
  * The field dictionary: every member of every named schema (responses and their parts), with the
  * definition, unit, window and source from FIELD_DOCS. Members a schema inherits (ServiceDetail's
- * ServiceSummary members) are listed once, under the schema that defines them.
+ * ServiceSummary members) are listed once, under the schema that defines them. The search
+ * parameters follow, under ServicesQuery (queryEntries).
  * A member without an entry is a contract bug: `missingFieldDocs()` lists them (the test asserts none).
  */
 export function fieldEntries(): FieldEntry[] {
@@ -74,7 +76,42 @@ export function fieldEntries(): FieldEntry[] {
       });
     }
   }
-  return out;
+  return [...out, ...queryEntries()];
+}
+
+/** The resource name of the search parameters' entries in the field dictionary. */
+export const SERVICES_QUERY_RESOURCE = 'ServicesQuery';
+
+/** Units and windows of the search parameters that compare against a windowed figure. */
+const PARAM_UNITS: Partial<Record<(typeof SERVICES_QUERY_PARAMS)[number]['name'], [string, string | null]>> = {
+  min_pass_rate: ['share (0 to 1)', 'the 30-day evidence window (as evidence.pass_rate)'],
+  min_checks: ['checks', 'the 30-day evidence window (as evidence.checks_30d)'],
+  min_days: ['days', null],
+  min_payers: ['payers', "the registry's 30 days"],
+  max_price_usd: ['USD', null],
+  max_terms_changes_90d: ['changes', 'the 90-day payment-terms window (as payment_terms.changes_90d)'],
+  limit: ['services', null],
+  offset: ['services', null],
+};
+
+/**
+ * The query parameters of GET /api/v1/services as dictionary entries (resource ServicesQuery), with
+ * their parameter texts: each filter's text ends with how it treats unknown values
+ * (SERVICES_FILTER_UNKNOWN in requests.ts), so the dictionary states it as the OpenAPI document does.
+ */
+function queryEntries(): FieldEntry[] {
+  return SERVICES_QUERY_PARAMS.map((p) => {
+    const [unit, window] = PARAM_UNITS[p.name] ?? [null, null];
+    return {
+      resource: SERVICES_QUERY_RESOURCE,
+      path: p.name,
+      type: `${p.type} (query parameter, optional)`,
+      definition: p.description,
+      unit,
+      window,
+      source: 'request' as const,
+    };
+  });
 }
 
 export function missingFieldDocs(): string[] {

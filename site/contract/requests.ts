@@ -74,10 +74,48 @@ export type ParamSpec =
  */
 export const NETWORK_FILTER_RULE =
   'a v1 name or known alias (base, base-sepolia, solana, polygon, ...) matches exactly that network; any other full CAIP-2 id (namespace:reference, e.g. eip155:8453) matches that network only (not eip155:84532); anything else matches a case-insensitive substring of an offered network id or v1 name';
-export const MAINNET_FILTER_RULE =
-  'matches the published mainnet field of each service: true returns the services whose mainnet is true (at least one offered network is a known mainnet); false returns those whose mainnet is false (at least one network and none a known mainnet: unknown network ids never count as mainnet); services whose mainnet is null (no networks, or not evaluated yet) match neither';
 export const PROVIDER_FILTER_RULE =
   'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
+
+/**
+ * How each filter of GET /api/v1/services treats a service whose value for it is unknown (null), or
+ * that no value is ever unknown. The one home of these statements: each filter's parameter text below
+ * ends with its entry, so the OpenAPI document, the MCP tool schema, llms.txt and the field
+ * dictionary (its `ServicesQuery` entries, field-dictionary.ts) all carry the same words. The code
+ * that applies them is rowMatches in serve/search/filter.ts; keep in step (test/unit/contract/filter-unknowns.test.ts).
+ * group, sort, limit and offset are not filters (they keep every match).
+ */
+export const SERVICES_FILTER_UNKNOWN = {
+  q: 'a text a service does not have (no operator name) is not searched; the service can still match on its other texts',
+  tier: 'never unknown: every service has a tier',
+  type: 'never unknown: every service has a type',
+  host: 'never unknown: every service has a host',
+  network: 'a service with no known network (networks is an empty list, e.g. most MCP servers and task marketplaces) matches no value',
+  mainnet: 'services whose mainnet is null (no networks, or not evaluated yet) match neither true nor false',
+  passing: 'a service never checked (no latest check) matches neither true nor false',
+  templated: 'never unknown: a URL without placeholders is false',
+  min_pass_rate: 'a service without checks in the window has no pass rate (null) and is left out, even with min_pass_rate=0',
+  min_checks: 'never unknown: a service without checks in the window has 0, so min_checks=0 keeps every service',
+  min_days: 'never unknown: every service has a monitoring start, so min_days=0 keeps every service',
+  min_payers:
+    'a service without a registry payer figure (null: every reviewed service, and discovered services whose registry reports none) is left out, even with min_payers=0',
+  tag: 'a service without tags matches no tag',
+  max_price_usd: 'a service without a known price (price_usd null) is left out',
+  max_terms_changes_90d:
+    'a service without observed x402 payment terms (payment_terms null: no valid payment request seen yet, or not paid with x402) is left out, even with 0',
+  listed:
+    'only discovered services have a registry listing: reviewed services match neither true nor false, and so does a discovered service whose listing state is unknown',
+  scope: 'directory: a service never checked has no fresh check and is not in the directory; index: every tracked service',
+  provider: 'never unknown: every service has a host',
+} as const;
+export type ServicesFilterName = keyof typeof SERVICES_FILTER_UNKNOWN;
+
+/** A filter's parameter text: what it does, then how it treats unknown values (SERVICES_FILTER_UNKNOWN). */
+const filterText = (name: ServicesFilterName, what: string): string => `${what}. Unknown values: ${SERVICES_FILTER_UNKNOWN[name]}`;
+
+const MAINNET_FILTER_MATCH =
+  'matches the published mainnet field of each service: true returns the services whose mainnet is true (at least one offered network is a known mainnet); false returns those whose mainnet is false (at least one network and none a known mainnet: unknown network ids never count as mainnet)';
+export const MAINNET_FILTER_RULE = `${MAINNET_FILTER_MATCH}; ${SERVICES_FILTER_UNKNOWN.mainnet}`;
 
 /** GET /api/v1/services, all optional. */
 export const SERVICES_QUERY_PARAMS = [
@@ -85,33 +123,59 @@ export const SERVICES_QUERY_PARAMS = [
     name: 'q',
     type: 'string',
     maxLength: REQUEST_LIMITS.q,
-    description: 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)',
+    description: filterText('q', 'text search over names, hosts, URLs and operator names (case-insensitive; every word must match)'),
   },
-  { name: 'tier', type: 'string', enum: SERVICE_TIERS, description: 'filter by origin' },
-  { name: 'type', type: 'string', enum: SERVICE_TYPES, description: 'filter by kind' },
-  { name: 'host', type: 'string', maxLength: 253, description: 'exact host (case-insensitive)' },
-  { name: 'network', type: 'string', maxLength: 100, description: `payment network: ${NETWORK_FILTER_RULE}` },
-  { name: 'mainnet', type: 'boolean', description: MAINNET_FILTER_RULE },
-  { name: 'passing', type: 'boolean', description: 'whether the latest check of the primary operation passed' },
-  { name: 'templated', type: 'boolean', description: 'whether the registry URL is a template with placeholders' },
-  { name: 'min_pass_rate', type: 'number', minimum: 0, maximum: 1, description: 'minimum share of checks passed in the 30-day window' },
-  { name: 'min_checks', type: 'integer', minimum: 0, description: 'minimum checks in the 30-day window' },
-  { name: 'min_days', type: 'integer', minimum: 0, description: 'minimum days of monitoring history' },
-  { name: 'min_payers', type: 'integer', minimum: 0, description: 'minimum unique payers in 30 days, as reported by the registry' },
-  { name: 'tag', type: 'string', pattern: TAG_PATTERN.source, description: 'purpose tag' },
+  { name: 'tier', type: 'string', enum: SERVICE_TIERS, description: filterText('tier', 'filter by origin') },
+  { name: 'type', type: 'string', enum: SERVICE_TYPES, description: filterText('type', 'filter by kind') },
+  { name: 'host', type: 'string', maxLength: 253, description: filterText('host', 'exact host (case-insensitive)') },
+  { name: 'network', type: 'string', maxLength: 100, description: filterText('network', `payment network: ${NETWORK_FILTER_RULE}`) },
+  {
+    name: 'mainnet',
+    type: 'boolean',
+    description: filterText('mainnet', MAINNET_FILTER_MATCH),
+  },
+  { name: 'passing', type: 'boolean', description: filterText('passing', 'whether the latest check of the primary operation passed') },
+  {
+    name: 'templated',
+    type: 'boolean',
+    description: filterText('templated', 'whether the registry URL is a template with placeholders'),
+  },
+  {
+    name: 'min_pass_rate',
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    description: filterText('min_pass_rate', 'minimum share of checks passed in the 30-day window'),
+  },
+  { name: 'min_checks', type: 'integer', minimum: 0, description: filterText('min_checks', 'minimum checks in the 30-day window') },
+  { name: 'min_days', type: 'integer', minimum: 0, description: filterText('min_days', 'minimum days of monitoring history') },
+  {
+    name: 'min_payers',
+    type: 'integer',
+    minimum: 0,
+    description: filterText('min_payers', 'minimum unique payers in 30 days, as reported by the registry'),
+  },
+  { name: 'tag', type: 'string', pattern: TAG_PATTERN.source, description: filterText('tag', 'purpose tag') },
   {
     name: 'max_price_usd',
     type: 'number',
     minimum: 0,
-    description: 'maximum price per call in US dollars where known (services without a known price are excluded)',
+    description: filterText('max_price_usd', 'maximum price per call in US dollars where known'),
   },
   {
     name: 'max_terms_changes_90d',
     type: 'integer',
     minimum: 0,
-    description: 'only services whose observed x402 payment terms changed at most this many times in 90 days (0 = unchanged)',
+    description: filterText(
+      'max_terms_changes_90d',
+      'only services whose observed x402 payment terms changed at most this many times in 90 days (0 = unchanged)',
+    ),
   },
-  { name: 'listed', type: 'boolean', description: 'discovered services still listed by their registry (true) or no longer listed (false)' },
+  {
+    name: 'listed',
+    type: 'boolean',
+    description: filterText('listed', 'discovered services still listed by their registry (true) or no longer listed (false)'),
+  },
   { name: 'group', type: 'string', enum: GROUPS, description: 'collapse endpoints to one row per provider host' },
   { name: 'sort', type: 'string', enum: SORTS, default: 'evidence', description: 'sort order' },
   {
@@ -128,13 +192,13 @@ export const SERVICES_QUERY_PARAMS = [
     type: 'string',
     enum: SCOPES,
     default: 'directory',
-    description: 'directory shows only services meeting the listing criteria; index searches everything tracked',
+    description: filterText('scope', 'directory shows only services meeting the listing criteria; index searches everything tracked'),
   },
   {
     name: 'provider',
     type: 'string',
     maxLength: 253,
-    description: `${PROVIDER_FILTER_RULE}; echoed in the query member`,
+    description: filterText('provider', `${PROVIDER_FILTER_RULE}; echoed in the query member`),
   },
 ] as const satisfies readonly ParamSpec[];
 

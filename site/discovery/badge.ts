@@ -1,24 +1,30 @@
 import type { Freshness } from '../contract/index.ts';
 
 /**
- * A service's badge: a small shields-style SVG, label "atlas", message "<30-day pass rate> · <freshness>"
- * (e.g. "98.5% · fresh"). Pure: the caller supplies figures already evaluated at the answer instant.
+ * A service's badge: a small shields-style SVG, label "atlas", message the 30-day check figures
+ * "<passed>/<checks> passed (<pass rate>) · 30d" (e.g. "1412/1440 passed (98.1%) · 30d"). Pure: the
+ * caller supplies figures already evaluated at the answer instant.
  *
- * Colour follows the state, and the words always say it too (colour is never the only signal):
- * green in the directory; amber stale; grey no data; red fresh but not in the directory (it fails a
- * listing criterion, usually the pass rate). Whether it is in the directory is in the <title> and
- * aria-label. Every text is XML-escaped; the width comes from a fixed per-character approximation.
+ * It states figures, never a verdict: one neutral colour whatever the figures or directory
+ * membership (a colour per state would grade the service), and no membership in any of its texts.
+ * The <title> and aria-label repeat the figures with the missed checks and the freshness of the
+ * latest check. Every text is XML-escaped; the width comes from a fixed per-character approximation.
  */
 export interface BadgeInput {
   /** Service id (in the title only). */
   id: string;
+  /** Scheduled checks that ran in the 30-day window, and of those the ones that passed. */
+  checks30d: number;
+  passed30d: number;
+  /** Scheduled checks that did not run in the window (never counted as failures). */
+  missed30d: number;
   /** Share of checks passed in the 30-day window; null without checks. */
   passRate: number | null;
   freshness: Freshness;
-  inDirectory: boolean;
 }
 
-export const BADGE_COLORS = { in: '#2e7d32', stale: '#9a5b00', no_data: '#616161', out: '#c62828' } as const;
+/** The one fill of the message, whatever the figures: a neutral slate (white text on it is above 7:1). */
+export const BADGE_COLOR = '#3b4a5a';
 
 const LABEL = 'atlas';
 const LABEL_COLOR = '#555';
@@ -39,19 +45,13 @@ export function formatPassRate(rate: number | null): string {
 
 const FRESHNESS_WORD: Record<Freshness, string> = { fresh: 'fresh', stale: 'stale', no_data: 'no data' };
 
-export function badgeMessage(b: Pick<BadgeInput, 'passRate' | 'freshness'>): string {
-  return `${formatPassRate(b.passRate)} · ${FRESHNESS_WORD[b.freshness]}`;
-}
-
-export function badgeColor(b: Pick<BadgeInput, 'freshness' | 'inDirectory'>): string {
-  if (b.inDirectory) return BADGE_COLORS.in;
-  if (b.freshness === 'stale') return BADGE_COLORS.stale;
-  if (b.freshness === 'no_data') return BADGE_COLORS.no_data;
-  return BADGE_COLORS.out;
+export function badgeMessage(b: Pick<BadgeInput, 'checks30d' | 'passed30d' | 'passRate'>): string {
+  if (b.checks30d === 0) return 'no checks · 30d';
+  return `${b.passed30d}/${b.checks30d} passed (${formatPassRate(b.passRate)}) · 30d`;
 }
 
 export function badgeTitle(b: BadgeInput): string {
-  return `Atlas evidence for ${b.id}: 30-day pass rate ${formatPassRate(b.passRate)}, evidence ${FRESHNESS_WORD[b.freshness]}, ${b.inDirectory ? 'in the directory' : 'not in the directory'}`;
+  return `Atlas checks of ${b.id} in the last 30 days: ${b.checks30d} ran, ${b.passed30d} passed (${formatPassRate(b.passRate)}), ${b.missed30d} missed; latest check ${FRESHNESS_WORD[b.freshness]}`;
 }
 
 const textWidth = (s: string) => [...s].length * CHAR_PX + 2 * PAD_PX;
@@ -62,8 +62,7 @@ export function renderBadge(b: BadgeInput): string {
   const lw = textWidth(LABEL);
   const mw = textWidth(message);
   const w = lw + mw;
-  const color = badgeColor(b);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="${title}"><title>${title}</title><rect width="${lw}" height="20" fill="${LABEL_COLOR}"/><rect x="${lw}" width="${mw}" height="20" fill="${color}"/><g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="${lw / 2}" y="14">${escapeXml(LABEL)}</text><text x="${lw + mw / 2}" y="14">${escapeXml(message)}</text></g></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="${title}"><title>${title}</title><rect width="${lw}" height="20" fill="${LABEL_COLOR}"/><rect x="${lw}" width="${mw}" height="20" fill="${BADGE_COLOR}"/><g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="${lw / 2}" y="14">${escapeXml(LABEL)}</text><text x="${lw + mw / 2}" y="14">${escapeXml(message)}</text></g></svg>`;
 }
 
 /** The embed snippets a service page shows (absolute URLs). */

@@ -119,7 +119,7 @@ export function renderLlmsTxt(baseUrl: string): string {
     `- [OpenAPI](${b}/openapi.json): the HTTP API, generated from the contract.`,
     `- [Field dictionary](${b}/api/v1/fields): every published field, its unit, window and source.`,
     `- [Health](${b}/healthz) and [status](${b}/api/v1/status): whether the pipeline runs on schedule.`,
-    `- Badges: ${b}/badges/{id}.svg, a small SVG with a service's 30-day pass rate and freshness.`,
+    `- Badges: ${b}/badges/{id}.svg, a small SVG stating a service's 30-day checks and how many passed, in one colour whatever the figures.`,
     '',
     '## Pages',
     '',

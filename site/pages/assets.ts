@@ -1,7 +1,8 @@
 /**
  * The two static assets: one stylesheet and one small script (progressive enhancement only — every
  * page works without it). Served at /assets/atlas.css and /assets/atlas.js, and written into the
- * generation's assets/ folder by writePages.
+ * generation's assets/ folder by writePages. Directory membership labels (.badge.in, .badge.out)
+ * share one neutral style: a colour per membership would read as a grade; the words say it.
  */
 export const ASSET_PATHS = { css: '/assets/atlas.css', js: '/assets/atlas.js' } as const;
 
@@ -42,7 +43,7 @@ button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:poi
 .actions{display:flex;gap:.75rem;align-items:end}
 .badge{display:inline-block;padding:0 .4rem;border-radius:9px;font-size:.78em;border:1px solid var(--line);background:var(--soft);white-space:nowrap}
 .badge.pass,.yes{color:var(--pass)}.badge.fail,.no{color:var(--fail)}.badge.stale{color:var(--warn)}
-.badge.in{border-color:var(--pass);color:var(--pass)}.badge.out{border-color:var(--none);color:var(--muted)}
+.badge.in,.badge.out{border-color:var(--line);color:var(--fg)}
 .third-party{background:#fff8c5;border-bottom:1px dashed var(--warn);padding:0 .15rem}
 .third-party-note{font-size:.82em;color:var(--warn)}
 .tp-label{font-size:.72em;color:var(--warn);text-transform:uppercase;letter-spacing:.03em;margin-left:.25rem}

@@ -59,7 +59,12 @@ export function renderApiReference(openapi: Json, fields: readonly FieldEntry[])
     out.push('', `### ${method} ${path}`, '', '| Parameter | In | Type and bounds | Meaning |', '|---|---|---|---|');
     for (const p of params) out.push(`| \`${p.name}\` | ${p.in} | ${cell(schemaText(p.schema as Json))} | ${cell(p.description)} |`);
   }
-  out.push('', '## Fields', '', 'Every member of every response, as the field dictionary (`GET /api/v1/fields`) defines it.');
+  out.push(
+    '',
+    '## Fields',
+    '',
+    'Every member of every response, and under ServicesQuery every search parameter (each filter with how it treats unknown values), as the field dictionary (`GET /api/v1/fields`) defines it.',
+  );
   const byResource = new Map<string, FieldEntry[]>();
   for (const f of fields) byResource.set(f.resource, [...(byResource.get(f.resource) ?? []), f]);
   for (const [resource, entries] of byResource) {

@@ -12,9 +12,9 @@ import { listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from 
  * - services and operations are upserted by id; a new operation starts being monitored
  *   (operations.monitoring_since) and gets its first `interval_changes` row (rule schedule/1, reason
  *   reviewed_fixed) at approved_at, or now when it is added to a service that already exists (it
- *   expects no checks for the time before it existed); the interval the listing declares is stored
- *   (declared_interval_hours: schedule/1 gives a reviewed operation that interval, so compute keeps
- *   it) and put in force at once, an edit recorded as a change;
+ *   expects no checks for the time before it existed); the listing's stated interval (the schema only
+ *   accepts the one schedule/1 fixes: calls hourly, documentation daily, so compute keeps it) is
+ *   stored in declared_interval_hours and put in force at once, an edit recorded as a change;
  * - operations no longer in a listing are disabled; a listing set `active: false`, or a reviewed
  *   service whose file is gone from `dir`, becomes active=false with its operations disabled —
  *   never deleted (its history stays);

@@ -45,7 +45,10 @@ export const ListingOperationSchema = z.strictObject({
   method: z.enum(HTTP_METHODS).default('GET'),
   /** HTTP statuses that pass (reviewed/1): usually [402] for an x402 endpoint, [200] for a page. */
   expected_statuses: z.array(z.number().int().min(100).max(599)).min(1).max(10),
-  /** hourly for the primary operation, daily for documentation (schedule/1). */
+  /**
+   * Stated in the file so a reader sees the schedule, and must equal what schedule/1 fixes for a
+   * reviewed service: every call hourly, documentation daily. Any other value refuses the file.
+   */
   interval: z.enum(['hourly', 'daily']),
 });
 export type ListingOperation = z.infer<typeof ListingOperationSchema>;
@@ -99,12 +102,14 @@ export const ListingSchema = z
     }
     for (const { o, i } of primaries) {
       if (o.kind !== 'call') ctx.addIssue({ code: 'custom', path: ['operations', i, 'kind'], message: 'the primary operation is a call' });
-      if (o.interval !== 'hourly')
-        ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'the primary operation is checked hourly' });
     }
     l.operations.forEach((o, i) => {
-      if (o.kind === 'documentation' && o.interval !== 'daily') {
-        ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: 'documentation is checked daily' });
+      // schedule/1 fixes a reviewed service's intervals; a file that states another is refused rather
+      // than silently re-scheduled, so the file never says something the published schedule does not.
+      const fixed = o.kind === 'documentation' ? 'daily' : 'hourly';
+      if (o.interval !== fixed) {
+        const what = o.kind === 'documentation' ? 'documentation is checked daily' : 'every call of a reviewed service is checked hourly';
+        ctx.addIssue({ code: 'custom', path: ['operations', i, 'interval'], message: `${what} (schedule/1, fixed)` });
       }
       if (l.operations.findIndex((p) => p.id === o.id) !== i) {
         ctx.addIssue({ code: 'custom', path: ['operations', i, 'id'], message: `duplicate operation id ${o.id}` });

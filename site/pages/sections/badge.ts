@@ -12,8 +12,8 @@ export function renderBadgeEmbed(d: Pick<ServiceDetail, 'id'>, meta: PageMeta): 
   const s = badgeSnippets({ baseUrl: meta.baseUrl ?? DEFAULT_BASE_URL, id: d.id });
   const src = meta.live ? `/badges/${encodeURIComponent(d.id)}.svg` : s.url;
   return html`<section aria-labelledby="badge-h"><h2 id="badge-h">Badge</h2>
-<p><img class="atlas-badge" src="${src}" alt="Atlas badge: 30-day pass rate and freshness of ${d.id}"></p>
-<p class="muted">Embed it where the service is described; it shows the 30-day pass rate and freshness as Atlas measures them now.</p>
+<p><img class="atlas-badge" src="${src}" alt="Atlas badge: 30-day check figures of ${d.id}"></p>
+<p class="muted">Embed it where the service is described; it states the checks of the last 30 days and how many passed, as Atlas measures them now, in one colour whatever the figures.</p>
 <dl class="facts">
 <dt>Markdown</dt><dd><code>${s.markdown}</code></dd>
 <dt>HTML</dt><dd><code>${s.html}</code></dd>

@@ -142,57 +142,52 @@ describe('check intervals, rule schedule/1', () => {
     });
   });
 
-  it('a reviewed operation keeps the interval its listing declares: a daily non-primary call stays daily across hourly cycles', async () => {
+  it('every call of a reviewed service is hourly: a listing stating a daily call is refused, a call stored daily moves to hourly', async () => {
     await withDb(async (store, dir) => {
       const listings = join(dir, 'listings');
       mkdirSync(listings);
-      writeListingFile(listings, {
-        slug: 'mixed',
-        approvedAt: T0,
-        operations: [
-          { id: 'primary', kind: 'call', primary: true, interval: 'hourly' },
-          { id: 'export', kind: 'call', interval: 'daily' },
-          { id: 'docs', kind: 'documentation', interval: 'daily' },
-        ],
-      });
+      const ops = (exportInterval: 'hourly' | 'daily') => [
+        { id: 'primary', kind: 'call' as const, primary: true, interval: 'hourly' as const },
+        { id: 'export', kind: 'call' as const, interval: exportInterval },
+        { id: 'docs', kind: 'documentation' as const, interval: 'daily' as const },
+      ];
+      writeListingFile(listings, { slug: 'mixed', approvedAt: T0, operations: ops('hourly') });
       const clock = testClock(T0);
       const ctx = makeContext(dir, { clock });
-      // the cycle: ingest the listings, then compute, every hour for six hours
+      // the cycle: ingest the listings, then compute, every hour for six hours; nothing flips
       let computed = 0;
       for (let h = 0; h < 6; h++) {
         clock.set(at(T0, 0, h));
-        await ingestListings(ctx, store, listings);
+        expect((await ingestListings(ctx, store, listings)).rejected).toEqual([]);
         computed += (await computeAt(store, dir, at(T0, 0, h))).interval_changes;
       }
       expect(computed).toBe(0);
-      expect(await intervalOf(store, 'svc_mixed', 'export')).toBe(24);
+      expect(await intervalOf(store, 'svc_mixed', 'export')).toBe(1);
       expect(await intervalOf(store, 'svc_mixed')).toBe(1);
       expect(await intervalOf(store, 'svc_mixed', 'docs')).toBe(24);
-      // only the first interval, recorded when the listing was loaded
-      expect(await changesOf(store, 'svc_mixed', 'export')).toEqual([
-        { changed_at: T0, from_hours: null, to_hours: 24, reason: 'reviewed_fixed' },
-      ]);
 
-      // an edited interval is one change, and it stays
-      writeListingFile(listings, {
-        slug: 'mixed',
-        approvedAt: T0,
-        operations: [
-          { id: 'primary', kind: 'call', primary: true, interval: 'hourly' },
-          { id: 'export', kind: 'call', interval: 'hourly' },
-          { id: 'docs', kind: 'documentation', interval: 'daily' },
-        ],
-      });
-      for (let h = 6; h < 9; h++) {
-        clock.set(at(T0, 0, h));
-        await ingestListings(ctx, store, listings);
-        computed += (await computeAt(store, dir, at(T0, 0, h))).interval_changes;
-      }
-      expect(computed).toBe(0);
-      expect((await changesOf(store, 'svc_mixed', 'export')).map((c) => [c.from_hours, c.to_hours])).toEqual([
-        [null, 24],
-        [24, 1],
+      // a file stating a daily call is refused (path and zod path) and changes nothing
+      writeListingFile(listings, { slug: 'mixed', approvedAt: T0, operations: ops('daily') });
+      clock.set(at(T0, 0, 6));
+      const refused = await ingestListings(ctx, store, listings);
+      expect(refused.rejected.map((r) => r.issues.map((i) => [i.path, i.message]))).toEqual([
+        [['operations.1.interval', 'every call of a reviewed service is checked hourly (schedule/1, fixed)']],
       ]);
+      expect(await intervalOf(store, 'svc_mixed', 'export')).toBe(1);
+      expect((await computeAt(store, dir, at(T0, 0, 6))).interval_changes).toBe(0);
+
+      // a call stored daily (loaded before the check existed) moves to hourly at the next compute
+      await store.run(
+        `UPDATE operations SET interval_hours = 24, declared_interval_hours = 24 WHERE service_id = 'svc_mixed' AND id = 'export'`,
+      );
+      expect((await computeAt(store, dir, at(T0, 0, 7))).interval_changes).toBe(1);
+      expect(await intervalOf(store, 'svc_mixed', 'export')).toBe(1);
+      expect((await changesOf(store, 'svc_mixed', 'export')).at(-1)).toEqual({
+        changed_at: at(T0, 0, 7),
+        from_hours: 24,
+        to_hours: 1,
+        reason: 'reviewed_fixed',
+      });
     });
   });
 });

@@ -1,42 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { BADGE_COLORS, badgeMessage, badgeSnippets, escapeXml, formatPassRate, renderBadge } from '../../../site/discovery/index.ts';
+import { BADGE_COLOR, badgeMessage, badgeSnippets, escapeXml, formatPassRate, renderBadge } from '../../../site/discovery/index.ts';
 
 const input = (o: Partial<Parameters<typeof renderBadge>[0]> = {}) => ({
   id: 'cand_a',
+  checks30d: 200,
+  passed30d: 197,
+  missed30d: 3,
   passRate: 0.985 as number | null,
   freshness: 'fresh' as const,
-  inDirectory: true,
   ...o,
 });
 
+/** Every fill of an SVG, in order. */
+const fills = (svg: string) => [...svg.matchAll(/fill="([^"]+)"/g)].map((m) => m[1]);
+
 describe('badge', () => {
-  it('says the 30-day pass rate and freshness', () => {
-    expect(badgeMessage(input())).toBe('98.5% · fresh');
+  it('states the 30-day figures: checks, passes, pass rate', () => {
+    expect(badgeMessage(input())).toBe('197/200 passed (98.5%) · 30d');
     expect(formatPassRate(1)).toBe('100%');
     expect(formatPassRate(0)).toBe('0%');
     expect(formatPassRate(0.12345)).toBe('12.3%');
-    expect(badgeMessage(input({ passRate: null, freshness: 'no_data' }))).toBe('no checks · no data');
+    expect(badgeMessage(input({ checks30d: 0, passed30d: 0, passRate: null, freshness: 'no_data' }))).toBe('no checks · 30d');
   });
 
-  it('is an accessible SVG: role img, aria-label and <title> say the state, membership included', () => {
+  it('is an accessible SVG: role img, aria-label and <title> state the figures, no verdict', () => {
     const svg = renderBadge(input());
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg).toContain('role="img"');
-    expect(svg).toMatch(/aria-label="[^"]*in the directory"/);
-    expect(svg).toContain('<title>Atlas evidence for cand_a: 30-day pass rate 98.5%, evidence fresh, in the directory</title>');
-    expect(renderBadge(input({ inDirectory: false }))).toContain('not in the directory</title>');
+    const title = 'Atlas checks of cand_a in the last 30 days: 200 ran, 197 passed (98.5%), 3 missed; latest check fresh';
+    expect(svg).toContain(`<title>${title}</title>`);
+    expect(svg).toContain(`aria-label="${title}"`);
+    expect(svg).not.toMatch(/directory|pass(es|ing)? the|fail(s|ing)\b|good|bad|healthy/i);
   });
 
-  it('is coloured by state', () => {
-    expect(renderBadge(input())).toContain(`fill="${BADGE_COLORS.in}"`);
-    expect(renderBadge(input({ inDirectory: false, freshness: 'stale' }))).toContain(`fill="${BADGE_COLORS.stale}"`);
-    expect(renderBadge(input({ inDirectory: false, freshness: 'no_data', passRate: null }))).toContain(`fill="${BADGE_COLORS.no_data}"`);
-    expect(renderBadge(input({ inDirectory: false, passRate: 0.5 }))).toContain(`fill="${BADGE_COLORS.out}"`);
+  it('has one neutral colour whatever the figures and freshness', () => {
+    const states = [
+      input(),
+      input({ checks30d: 200, passed30d: 0, passRate: 0 }),
+      input({ freshness: 'stale' }),
+      input({ checks30d: 0, passed30d: 0, missed30d: 0, passRate: null, freshness: 'no_data' }),
+    ];
+    const all = states.map((b) => fills(renderBadge(b)));
+    for (const f of all) expect(f).toEqual(all[0]);
+    expect(all[0]).toContain(BADGE_COLOR);
   });
 
   it('grows with its text', () => {
     const width = (svg: string) => Number(/width="(\d+)"/.exec(svg)?.[1]);
-    expect(width(renderBadge(input({ passRate: 1 })))).toBeLessThan(width(renderBadge(input({ passRate: null, freshness: 'no_data' }))));
+    expect(width(renderBadge(input({ passRate: 1 })))).toBeLessThan(
+      width(renderBadge(input({ checks30d: 12345, passed30d: 12000, passRate: 12000 / 12345 }))),
+    );
   });
 
   it('escapes every text', () => {

@@ -54,6 +54,24 @@ describe('reviewed listings', () => {
     }
   });
 
+  it('refuses any interval other than the fixed schedule/1 one: calls hourly, documentation daily', () => {
+    const base = JSON.parse(readFileSync(join(SHIPPED, 'github-mcp.json'), 'utf8')) as { operations: Array<Record<string, unknown>> };
+    const primary = base.operations.find((o) => o.primary)!;
+    const docs = base.operations.find((o) => o.kind === 'documentation')!;
+    const withOps = (operations: unknown[]) => parseListingText('github-mcp.json', JSON.stringify({ ...base, operations }));
+    const issues = (r: ReturnType<typeof withOps>) => ('issues' in r ? r.issues.map((i) => `${i.path}: ${i.message}`) : []);
+    expect('listing' in withOps([primary, docs, { ...primary, id: 'export', primary: false }])).toBe(true);
+    expect(issues(withOps([primary, docs, { ...primary, id: 'export', primary: false, interval: 'daily' }]))).toEqual([
+      'operations.2.interval: every call of a reviewed service is checked hourly (schedule/1, fixed)',
+    ]);
+    expect(issues(withOps([{ ...primary, interval: 'daily' }, docs]))).toEqual([
+      'operations.0.interval: every call of a reviewed service is checked hourly (schedule/1, fixed)',
+    ]);
+    expect(issues(withOps([primary, { ...docs, interval: 'hourly' }]))).toEqual([
+      'operations.1.interval: documentation is checked daily (schedule/1, fixed)',
+    ]);
+  });
+
   it('rejects an active listing without sources, and an inactive_because listing that is still active', () => {
     const base = JSON.parse(readFileSync(join(SHIPPED, 'github-mcp.json'), 'utf8')) as Record<string, unknown>;
     const noSources = parseListingText('github-mcp.json', JSON.stringify({ ...base, sources: {} }));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mountDiscovery } from '../../../serve/discovery/index.ts';
 import { mountPages } from '../../../serve/pages/index.ts';
 import { ErrorBody } from '../../../site/contract/error.ts';
-import { buildServerJson, renderLlmsTxt } from '../../../site/discovery/index.ts';
+import { BADGE_COLOR, buildServerJson, renderLlmsTxt } from '../../../site/discovery/index.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { harness, type Harness } from './harness.ts';
@@ -38,7 +38,7 @@ describe('GET /llms.txt and /server.json', () => {
 });
 
 describe('GET /badges/{id}.svg', () => {
-  it('is an SVG with the pass rate, freshness and membership, cacheable, 304 on a matching If-None-Match', async () => {
+  it('is an SVG stating the 30-day figures, cacheable, 304 on a matching If-None-Match', async () => {
     h = await harness({ mounts: [mountDiscovery], services: [{ id: 'cand_a', checks30d: 200, passed30d: 197 }] });
     const res = await h.req('/badges/cand_a.svg');
     expect(res.status).toBe(200);
@@ -46,9 +46,9 @@ describe('GET /badges/{id}.svg', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const svg = await res.text();
-    expect(svg).toContain('98.5% · fresh');
+    expect(svg).toContain('197/200 passed (98.5%) · 30d');
     expect(svg).toContain('role="img"');
-    expect(svg).toMatch(/<title>[^<]*in the directory<\/title>/);
+    expect(svg).toMatch(/<title>[^<]*200 ran, 197 passed \(98\.5%\), 0 missed; latest check fresh<\/title>/);
     const etag = res.headers.get('etag')!;
     expect(etag).toBeTruthy();
 
@@ -59,17 +59,42 @@ describe('GET /badges/{id}.svg', () => {
     expect((await h.req('/badges/cand_a.svg', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
   });
 
-  it('is evaluated at the answer instant: stale and out of the directory once the check is old', async () => {
+  it('is evaluated at the answer instant: the latest check is stale once it is old', async () => {
     h = await harness({ mounts: [mountDiscovery], services: [{ id: 'cand_a', lastCheckAgoHours: 40, intervalHours: 24 }] });
     const before = await h.req('/badges/cand_a.svg');
     const svgBefore = await before.text();
-    expect(svgBefore).toContain('· fresh');
+    expect(svgBefore).toContain('latest check fresh</title>');
     h.clock.advance(9 * 3_600_000); // 49 h after a daily check: older than two intervals
     const after = await h.req('/badges/cand_a.svg');
     const svgAfter = await after.text();
-    expect(svgAfter).toContain('· stale');
-    expect(svgAfter).toContain('not in the directory</title>');
+    expect(svgAfter).toContain('latest check stale</title>');
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+  });
+
+  it('has one neutral colour for services in and out of the directory, passing and failing; the text states figures', async () => {
+    h = await harness({
+      mounts: [mountDiscovery],
+      services: [
+        { id: 'cand_in', checks30d: 200, passed30d: 197 },
+        { id: 'cand_out', checks30d: 200, passed30d: 197, criteriaExceptFresh: false },
+        { id: 'cand_failing', checks30d: 200, passed30d: 0, latestPassed: false, criteriaExceptFresh: false },
+        { id: 'svc_stale', checks30d: 40, passed30d: 40, lastCheckAgoHours: 100 },
+      ],
+    });
+    const inDirectory = async (id: string) => (await h.json(`/api/v1/services/${id}`)).body.in_directory;
+    expect([await inDirectory('cand_in'), await inDirectory('cand_out'), await inDirectory('cand_failing')]).toEqual([true, false, false]);
+    const svgs = new Map<string, string>();
+    for (const id of ['cand_in', 'cand_out', 'cand_failing', 'svc_stale']) svgs.set(id, await (await h.req(`/badges/${id}.svg`)).text());
+    const fills = (svg: string) => [...svg.matchAll(/fill="([^"]+)"/g)].map((m) => m[1]);
+    for (const svg of svgs.values()) expect(fills(svg)).toEqual(fills(svgs.get('cand_in')!));
+    expect(fills(svgs.get('cand_in')!)).toContain(BADGE_COLOR);
+    expect(svgs.get('cand_in')).toContain('197/200 passed (98.5%) · 30d');
+    expect(svgs.get('cand_out')).toContain('197/200 passed (98.5%) · 30d');
+    expect(svgs.get('cand_failing')).toContain('0/200 passed (0%) · 30d');
+    expect(svgs.get('svc_stale')).toContain('40/40 passed (100%) · 30d');
+    // Same figures, same badge: membership changes nothing on it.
+    expect(svgs.get('cand_out')!.replaceAll('cand_out', 'cand_in')).toBe(svgs.get('cand_in'));
+    for (const svg of svgs.values()) expect(svg).not.toMatch(/directory/i);
   });
 
   it.each(['cand_unknown.svg', 'cand_a', 'cand_a.png', 'foo.svg', '..%2Fmanifest.svg', `cand_${'x'.repeat(300)}.svg`, '.svg'])(
