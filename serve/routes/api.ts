@@ -52,7 +52,8 @@ export function mountApi(app: Hono, deps: AppDeps): void {
   app.get('/api/v1/services', (c) => {
     const url = c.req.url;
     const qi = url.indexOf('?');
-    const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
+    const now = deps.clock();
+    const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1), now);
     const answer = entry.value;
     let body: string | Buffer<ArrayBuffer> | undefined = answer.body;
     if (entry.headers === undefined) {
@@ -71,7 +72,6 @@ export function mountApi(app: Hono, deps: AppDeps): void {
       // Only answers with items carry `schedule_tier`, so only they send the tier headers.
       entry.headersDeprecated = answer.items > 0 ? { ...entry.headers, ...deprecationHeaders() } : entry.headers;
     }
-    const now = deps.clock();
     // `Age`: the result's time in this cache, so a client or shared cache keeps the answer only for
     // what is left of the result's five minutes (max-age minus Age), never five more.
     const headers: Record<string, string> = {
