@@ -13,9 +13,17 @@ import { headersFinished } from './finished-headers.ts';
  * - `Last-Modified`: the generation's `generated_at`, or the answer time for live bodies;
  * - `Vary: Authorization, X-API-Key` where the answer depends on the key (the table, or every limited
  *   answer when rate limits are on: their RateLimit headers are per key);
- * - a matching `If-None-Match` answers 304 with no body and the same validators and cache headers.
+ * - a conditional request that matches (`notModifiedFor`: If-None-Match, else If-Modified-Since)
+ *   answers 304 with no body and the same validators and cache headers.
  * Every error and every other method gets `no-store`. Routes that set all their headers themselves
- * (the cached search, middleware/finished-headers.ts) apply the same rules with `cacheHeaders`.
+ * (the cached search, middleware/finished-headers.ts) apply the same rules with these helpers.
+ *
+ * The body is read before any header is touched, and the answer is rebuilt from those bytes and the
+ * final headers. Under `@hono/node-server` a handler's Response is the adapter's lightweight class:
+ * its `headers` is a provisional object until the body is read, when the adapter builds a native
+ * Response holding a copy of it. A header set on the provisional object after that read (the ETag,
+ * which needs the bytes) never reaches the socket, although `app.request()` in-process, where the
+ * Response is native, shows it.
  */
 export interface HttpCacheOptions {
   /** The loaded generation, if any (id and `generated_at`). */
@@ -57,6 +65,43 @@ export function httpDate(iso: string | Date): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toUTCString();
 }
 
+/**
+ * If-Modified-Since evaluation (RFC 9110 §13.1.3), for GET and HEAD when the request has no
+ * If-None-Match: true when the representation was last modified no later than the date sent. A value
+ * that is not an HTTP date, or lies after the server's clock, is ignored (a client cannot pin an
+ * answer with a future date); so is a missing Last-Modified.
+ */
+export function ifModifiedSinceUnchanged(header: string | null | undefined, lastModified: string | undefined, now: Date): boolean {
+  if (header == null || lastModified === undefined) return false;
+  const since = Date.parse(header);
+  const modified = Date.parse(lastModified);
+  if (Number.isNaN(since) || Number.isNaN(modified) || since > now.getTime()) return false;
+  return modified <= since;
+}
+
+/**
+ * Whether a GET or HEAD is answered 304 (RFC 9110 §13.2.2 order): If-None-Match decides when it is
+ * present, whatever it says; otherwise If-Modified-Since against the answer's `Last-Modified`.
+ */
+export function notModifiedFor(
+  header: (name: string) => string | undefined,
+  etag: string,
+  lastModified: string | undefined,
+  now: Date,
+): boolean {
+  const inm = header('if-none-match');
+  if (inm !== undefined) return ifNoneMatchMatches(inm, etag);
+  return ifModifiedSinceUnchanged(header('if-modified-since'), lastModified, now);
+}
+
+/**
+ * `Age` of an answer reused from a result computed at `computedAtMs` (RFC 9111 §5.1): whole seconds,
+ * rounded up, so a cache that adds its own time to it never keeps the answer past the result's life.
+ */
+export function ageSeconds(computedAtMs: number, nowMs: number): number {
+  return Math.max(0, Math.ceil((nowMs - computedAtMs) / 1000));
+}
+
 /** Headers a 304 drops: those describing the body it does not send. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-range'];
 
@@ -82,34 +127,38 @@ export function httpCache(opts: HttpCacheOptions): MiddlewareHandler {
     await next();
     if (headersFinished(c)) return;
     const method = c.req.method;
-    const res = c.res;
-    if ((method !== 'GET' && method !== 'HEAD') || res.status >= 400) {
-      res.headers.set('Cache-Control', ERROR_CACHE_CONTROL);
+    if ((method !== 'GET' && method !== 'HEAD') || c.res.status >= 400) {
+      c.res.headers.set('Cache-Control', ERROR_CACHE_CONTROL);
       return;
     }
     const path = c.req.path;
     const policy = routePolicy(path);
-    const h = res.headers;
-    if (policy.vary || (opts.rateLimited && path !== '/healthz')) h.append('Vary', KEY_VARY);
-    if (policy.cls === 'uncached' || res.status < 200 || res.status >= 300) {
+    const vary = policy.vary || (opts.rateLimited && path !== '/healthz');
+    if (policy.cls === 'uncached' || c.res.status < 200 || c.res.status >= 300) {
       // Redirects and the MCP stream: no validators (the MCP body is a stream, never buffered here).
+      const h = c.res.headers;
+      if (vary) h.append('Vary', KEY_VARY);
       if (policy.cls === 'uncached') h.set('Cache-Control', CACHE_CONTROL.uncached);
       return;
     }
+    // Bytes first, then the headers as they are once the body is read (see the note above).
+    const res = c.res;
+    const body = new Uint8Array(await res.arrayBuffer());
+    const h = new Headers(res.headers);
+    if (vary) h.append('Vary', KEY_VARY);
     const keyed = policy.keyed === true && hasKey(c);
     h.set('Cache-Control', keyed ? KEYED_CACHE_CONTROL : CACHE_CONTROL[policy.cls]);
     const gen = opts.generation();
+    const now = opts.now();
     const live = policy.cls === 'live' || policy.cls === 'probe';
-    const modified = live ? opts.now() : policy.cls === 'asset' ? opts.startedAt : (gen?.generatedAt ?? opts.now());
+    const modified = live ? now : policy.cls === 'asset' ? opts.startedAt : (gen?.generatedAt ?? now);
     const lm = httpDate(modified);
     if (lm) h.set('Last-Modified', lm);
-    const body = new Uint8Array(await res.clone().arrayBuffer());
     const etag = strongEtag(gen?.generation, body, keyed);
     h.set('ETag', etag);
-    if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) {
-      await res.body?.cancel();
-      c.res = undefined; // replace, do not merge: Hono's setter would copy the 200's body headers back
-      c.res = notModified(h);
-    }
+    c.res = undefined; // replace, do not merge: Hono's setter would copy the old answer's headers back
+    c.res = notModifiedFor((n) => c.req.header(n), etag, lm, now)
+      ? notModified(h)
+      : new Response(body, { status: res.status, statusText: res.statusText, headers: h });
   };
 }

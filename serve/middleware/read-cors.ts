@@ -12,6 +12,7 @@ export const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'ETag',
+  'Age',
 ].join(', ');
 
 /** The CORS headers of a read answer (also used by routes that set all their headers at once). */

@@ -44,15 +44,16 @@ export interface SearchAnswer {
 /**
  * GET /api/v1/services (docs/api.md, ServiceList and parameters) and the MCP search tool. Returns the cache entry so the
  * HTTP route sends its body as is; `searchServices` returns the list as an object.
- * Throws AtlasError `invalid_parameter` (400) naming the parameter.
+ * Throws AtlasError `invalid_parameter` (400) naming the parameter. `now` is the answer instant (the
+ * route passes the one it also measures the answer's `Age` against).
  */
 export function searchServicesEntry(
   deps: AppDeps,
   rawQuery: Record<string, unknown> | (() => Record<string, unknown>),
   rawQueryString?: string,
+  now: Date = deps.clock(),
 ): CacheEntry<SearchAnswer> {
   const site = deps.site.current();
-  const now = deps.clock();
   const nowMs = now.getTime();
   // Fast path: the exact query string seen before maps to the same entry without re-validating
   // (it validated the first time; the entry expires with the normalized one).

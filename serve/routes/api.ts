@@ -5,7 +5,7 @@ import { keyFromHeaders } from '../auth/keys.ts';
 import type { AppDeps } from '../deps.ts';
 import { markHeadersFinished } from '../middleware/finished-headers.ts';
 import { bodyCap, readJson } from '../middleware/json-body.ts';
-import { httpDate, ifNoneMatchMatches, notModified, strongEtag } from '../middleware/http-cache.ts';
+import { ageSeconds, httpDate, notModified, notModifiedFor, strongEtag } from '../middleware/http-cache.ts';
 import { READ_CORS_HEADERS } from '../middleware/read-cors.ts';
 import {
   createKey,
@@ -52,7 +52,8 @@ export function mountApi(app: Hono, deps: AppDeps): void {
   app.get('/api/v1/services', (c) => {
     const url = c.req.url;
     const qi = url.indexOf('?');
-    const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1));
+    const now = deps.clock();
+    const entry = searchServicesEntry(deps, () => rawQuery(c), qi < 0 ? '' : url.slice(qi + 1), now);
     const answer = entry.value;
     let body: string | Buffer<ArrayBuffer> | undefined = answer.body;
     if (entry.headers === undefined) {
@@ -71,10 +72,14 @@ export function mountApi(app: Hono, deps: AppDeps): void {
       // Only answers with items carry `schedule_tier`, so only they send the tier headers.
       entry.headersDeprecated = answer.items > 0 ? { ...entry.headers, ...deprecationHeaders() } : entry.headers;
     }
-    const headers = scheduleTierServed(deps.clock()) ? entry.headersDeprecated! : entry.headers;
+    // `Age`: the result's time in this cache, so a client or shared cache keeps the answer only for
+    // what is left of the result's five minutes (max-age minus Age), never five more.
+    const headers: Record<string, string> = {
+      ...(scheduleTierServed(now) ? entry.headersDeprecated! : entry.headers!),
+      Age: String(ageSeconds(entry.computedAtMs, now.getTime())),
+    };
     markHeadersFinished(c); // the rate limiter still adds its own headers when enabled
-    const inm = c.req.header('if-none-match');
-    if (inm !== undefined && ifNoneMatchMatches(inm, headers.ETag!)) return notModified(headers);
+    if (notModifiedFor((n) => c.req.header(n), headers.ETag!, headers['Last-Modified'], now)) return notModified(headers);
     // Asked again: keep the bytes, so later hits send them as they are.
     body ??= answer.body = Buffer.from(answer.json(), 'utf8');
     return new Response(body, { status: 200, headers });

@@ -3,15 +3,22 @@
  * (serve/middleware/http-cache.ts) and by publish, which states the same rules for static hosts in
  * each generation's `_headers` file (site/publish/headers-file.ts). How long an answer may be reused
  * follows the data's own rules:
- * - search results: a computed result is reused for five minutes (serve/search/cache.ts);
+ * - search results: a computed result is reused for five minutes (serve/search/cache.ts), and that
+ *   is the whole life of the answer: a reused answer carries `Age` (seconds since the result was
+ *   computed, rounded up), so a client or shared cache keeps it for `max-age` minus `Age` only;
  * - published resources: unchanged until the next publish, and a cycle publishes every five minutes;
  * - live bodies (recomputed against the server clock at answer time: `/api/v1/status`, the HTML
  *   pages): a few seconds, so a burst of reloads is absorbed but a stopped pipeline shows promptly;
  * - `/healthz`: stored but revalidated every time (a probe must see the server as it is now);
- * - the MCP endpoint and every write: never stored.
- * Errors are never stored (`no-store`), whatever their route. A keyed read of a service carries a
- * `referral_id` for that key, so it is `private, no-store` and its ETag never equals the anonymous
- * body's. API answers vary by the key headers (the referral id, the per-key rate limits).
+ * - the built-in assets (stylesheet, script): one publish cycle, modified when the server started;
+ * - the MCP endpoint, `/metrics` and every write: never stored, no validators.
+ * Every cacheable answer (2xx GET or HEAD) carries a strong `ETag`, `Last-Modified` and its class's
+ * `Cache-Control`; a conditional request answers 304 with no body and the same validators: by
+ * `If-None-Match` when present, else by `If-Modified-Since` (a date after the server's clock is
+ * ignored). Errors are never stored (`no-store`), whatever their route. A keyed read of a service
+ * carries a `referral_id` for that key, so it is `private, no-store` and its ETag never equals the
+ * anonymous body's. API answers vary by the key headers (the referral id, the per-key rate limits);
+ * with rate limits on, so does every limited answer.
  */
 
 /** The publish cycle's period: a published resource can change no sooner than this. */
@@ -54,6 +61,7 @@ export interface RoutePolicy {
 
 /** The policy table, first match wins. */
 export const ROUTE_POLICIES: readonly RoutePolicy[] = [
+  // Search: the result cache's life; a reused answer sends `Age`.
   { path: /^\/api\/v1\/services$/, cls: 'search', vary: true },
   { path: /^\/api\/v1\/services\/[^/]+$/, cls: 'published', vary: true, keyed: true, staticPaths: ['/api/v1/services/*'] },
   // In the static tree status is the publish-time copy (frozen), so it is a published resource there.

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpDate, ifNoneMatchMatches, strongEtag } from '../../../serve/middleware/http-cache.ts';
+import {
+  ageSeconds,
+  httpDate,
+  ifModifiedSinceUnchanged,
+  ifNoneMatchMatches,
+  notModifiedFor,
+  strongEtag,
+} from '../../../serve/middleware/http-cache.ts';
 import { serverParts } from '../../../serve/mounts.ts';
 import { CACHE_CONTROL, KEYED_CACHE_CONTROL, routePolicy } from '../../../site/contract/http-cache.ts';
 import { harness, T0, type Harness } from './harness.ts';
@@ -51,6 +58,42 @@ describe('If-None-Match comparison (weak, RFC 9110)', () => {
     expect(routePolicy('/healthz').cls).toBe('probe');
     expect(routePolicy('/mcp').cls).toBe('uncached');
     expect(routePolicy('').cls).toBe('uncached');
+  });
+});
+
+describe('If-Modified-Since and Age', () => {
+  const LM = 'Wed, 25 Nov 2026 12:00:00 GMT';
+  const now = new Date('2026-11-25T12:10:00Z');
+  it.each([
+    [LM, true], // modified at the date sent: unchanged
+    ['Wed, 25 Nov 2026 12:05:00 GMT', true],
+    ['Wed, 25 Nov 2026 11:59:59 GMT', false],
+    ['Wed, 25 Nov 2026 12:10:01 GMT', false], // after the server's clock: ignored
+    ['not a date', false],
+    ['', false],
+  ])('If-Modified-Since %j → unchanged %s', (header, expected) => {
+    expect(ifModifiedSinceUnchanged(header, LM, now)).toBe(expected);
+  });
+  it('no header or no Last-Modified is never unchanged', () => {
+    expect(ifModifiedSinceUnchanged(undefined, LM, now)).toBe(false);
+    expect(ifModifiedSinceUnchanged(LM, undefined, now)).toBe(false);
+  });
+  it('If-None-Match decides when present; If-Modified-Since only without it', () => {
+    const headers = (h: Record<string, string>) => (n: string) => h[n];
+    const tag = '"g1.abc"';
+    expect(notModifiedFor(headers({ 'if-modified-since': LM }), tag, LM, now)).toBe(true);
+    expect(notModifiedFor(headers({ 'if-none-match': '"g0.x"', 'if-modified-since': LM }), tag, LM, now)).toBe(false);
+    expect(notModifiedFor(headers({ 'if-none-match': tag, 'if-modified-since': 'Tue, 24 Nov 2026 00:00:00 GMT' }), tag, LM, now)).toBe(
+      true,
+    );
+    expect(notModifiedFor(headers({}), tag, LM, now)).toBe(false);
+  });
+  it('Age counts whole seconds rounded up and is never negative', () => {
+    expect(ageSeconds(1_000, 1_000)).toBe(0);
+    expect(ageSeconds(1_000, 1_001)).toBe(1);
+    expect(ageSeconds(0, 200_000)).toBe(200);
+    expect(ageSeconds(0, 299_500)).toBe(300);
+    expect(ageSeconds(5_000, 1_000)).toBe(0);
   });
 });
 
@@ -226,6 +269,22 @@ describe('HTTP caching of the server', () => {
     const g2 = await etag('/api/v1/services?scope=index&sort=name&limit=10');
     expect(g2.tag).toMatch(/^"g2\./);
     expect(g2.tag).not.toBe(later.tag);
+  });
+
+  it('a search answer from the result cache carries Age: computed at t, served at t+200 s, at most 100 s left', async () => {
+    h = await harness({ services: [{ id: 'cand_a' }] });
+    const left = (r: Response) => Number(/max-age=(\d+)/.exec(r.headers.get('cache-control') ?? '')![1]) - Number(r.headers.get('age'));
+    const computed = await get(SEARCH);
+    expect(computed.res.headers.get('age')).toBe('0');
+    h.clock.advance(200_000);
+    const reused = await get(SEARCH);
+    expect(reused.text).toBe(computed.text);
+    expect(reused.res.headers.get('age')).toBe('200');
+    expect(left(reused.res)).toBe(100);
+    const cond = await get(SEARCH, { 'If-Modified-Since': computed.res.headers.get('last-modified')! });
+    expect(cond.status).toBe(304);
+    expect(cond.res.headers.get('age')).toBe('200');
+    expect(left(cond.res)).toBe(100);
   });
 
   it('HEAD carries the same validators and honours If-None-Match', async () => {
