@@ -72,8 +72,14 @@ async function eachLimited<T>(items: readonly T[], n: number, fn: (item: T) => P
  */
 export function staticServicePage(detail: ServiceDetailFile, baseUrl?: string): string {
   const pageMeta: PageMeta = { generatedAt: null, live: false, ...(baseUrl ? { baseUrl } : {}) };
-  const { monitoring_days: _days, ...evidence } = detail.evidence;
-  return safeRender(() => renderServicePage({ ...detail, evidence }, pageMeta), pageMeta, 'service');
+  return safeRender(
+    () => {
+      const { monitoring_days: _days, ...evidence } = detail.evidence;
+      return renderServicePage({ ...detail, evidence }, pageMeta);
+    },
+    pageMeta,
+    'service',
+  );
 }
 
 /** Reports of the generation as the page shows them: current plus every frozen week, newest first. */
