@@ -95,7 +95,7 @@ export const SERVICE_TERMS: ResearchQuery = {
     'payment_terms.limited',
   ],
   notes:
-    'View `terms_90d` (rules file) over the valid payment requests observed up to `atlas_now`; a service without a row publishes `payment_terms: null`. A published file `api/v1/services/<id>.json` carries `window_start` only while `limited` is true (the first observation); when it is null the API answers `data_as_of` minus 90 days, the value this query gives.',
+    'View `terms_90d` (rules file) over the valid payment requests observed up to `atlas_now`; a service without a row publishes `payment_terms: null`. While `limited` is true `window_start` is the first observation; otherwise the API answers `data_as_of` minus 90 days, the value this query gives (a published file `api/v1/services/<id>.json` holds the value as of the publish that rendered it, which may be an earlier generation; its own `data_as_of` says which).',
   sql: `SELECT service_id, atlas_iso(current_since) AS current_since,
   changes_30d, changes_90d, pay_to_changes_90d,
   atlas_iso(last_change_at) AS last_change_at, last_change_kinds,

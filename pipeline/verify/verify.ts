@@ -138,20 +138,20 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
 
-    // A service file leaves out evidence.monitoring_days and the full evaluation's instant in
-    // directory.evaluated_at, and carries payment_terms.window_start only while limited; the server
-    // adds the days counted to the generation's data_as_of (site/contract/monitoring.ts), the window
-    // start 90 days before that instant (site/contract/terms-window.ts) and the evaluation instant
-    // from the manifest (site/contract/directory-evaluated.ts), and that answer is what is compared.
+    // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
+    // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
+    // full evaluation's instant out of directory.evaluated_at; the server answers the days counted
+    // to the generation's data_as_of (site/contract/monitoring.ts), the window start 90 days before
+    // that instant (site/contract/terms-window.ts) and the evaluation instant from the manifest
+    // (site/contract/directory-evaluated.ts), and that answer is what is compared.
     const runLog = existsSync(join(gen, 'run-log.json')) ? ((await readJson(join(gen, 'run-log.json'))) as { data_as_of?: unknown }) : null;
     const asOf = monitoringAsOfMs(typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null, generatedAt);
     const fullAt = typeof manifest.directory_full_evaluation_at === 'string' ? manifest.directory_full_evaluation_at : null;
     const bodies = new Map<string, Record<string, unknown>>();
     for (const id of ids) {
       const body = (await readJson(api(gen, 'services', `${id}.json`))) as Record<string, unknown>;
-      const ev = body.evidence as { monitoring_since?: unknown; monitoring_days?: unknown } | undefined;
-      if (ev && ev.monitoring_days === undefined && typeof ev.monitoring_since === 'string')
-        body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
+      const ev = body.evidence as { monitoring_since?: unknown } | undefined;
+      if (ev && typeof ev.monitoring_since === 'string') body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
       const pt = body.payment_terms as PaymentTermsFile | null | undefined;
       if (pt && typeof pt === 'object') body.payment_terms = withTermsWindowStart(pt, asOf);
       const dir = body.directory as DirectoryResultFile | undefined;

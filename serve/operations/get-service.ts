@@ -22,11 +22,8 @@ export async function getService(deps: AppDeps, id: string, key?: string | null)
   if (!detail) throw notFound();
   const now = deps.clock();
   const out = presentDetail(detail, row, { now, baseUrl: deps.config.serve.baseUrl });
-  // The published file leaves out the generation-level instants (so unchanged services share their
-  // file between generations): generated_at is the generation's publish instant, data_as_of its last
-  // compute. A file that still carries them (older generations) keeps its own.
-  out.generated_at = detail.generated_at ?? site.generatedAt;
-  out.data_as_of = detail.data_as_of ?? site.dataAsOf;
+  // generated_at and data_as_of are the generation's (serve/site/details.ts): a file holds those of
+  // the render that wrote it, which may be an earlier generation's (site/contract/service-file.ts).
   const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
   if (keyId) out.referral_id = signReferral(deps.secret, id, keyId, now);
   else delete out.referral_id;

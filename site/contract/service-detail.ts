@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
-import { EvidenceFile } from './evidence.ts';
-import { CurrentTerms, PaymentTermsFile, TermsChange } from './payment-terms.ts';
+import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
 
 /** A statement about the service and where it comes from (operator material or a registry). */
@@ -99,23 +98,19 @@ export const ServiceDetail = ServiceSummary.extend({
 export type ServiceDetail = z.infer<typeof ServiceDetail>;
 
 /**
- * The published file `api/v1/services/<id>.json`: the single-service object without the two
- * publish-level instants, `generated_at` and `data_as_of`, without `evidence.monitoring_days`,
- * with `directory.evaluated_at` split (DirectoryResultFile: the service's own instant only when its
- * latest evaluation was a changed-scope one), with `payment_terms.window_start` only while
- * `limited` (PaymentTermsFile) and with `daily_checks` ending with the UTC day the file was
- * rendered. The instants belong to the generation (its `manifest.json` and run log); the days, the
- * 90-day window and the daily series move with time (site/contract/monitoring.ts,
- * site/contract/terms-window.ts, site/contract/daily-series.ts); the hourly full evaluation moves
- * every service's evaluation instant (site/contract/directory-evaluated.ts). The server puts all of
- * them in when it answers. Leaving them out lets an unchanged service's file be shared, byte for
- * byte, by every generation whose data for it is the same (docs/notes/incremental-publish.md).
+ * The published file `api/v1/services/<id>.json`: the single-service object as of the instant the
+ * file was rendered, so that a plain static host serves a complete object. Members that move merely
+ * because time passes (the render-instant members, site/contract/service-file.ts) hold their value
+ * at that render: `generated_at` the publish that rendered it, `data_as_of` that generation's last
+ * compute, `evidence.monitoring_days` and `payment_terms.window_start` counted to it. A service
+ * whose data does not change keeps its file, render instants included, byte for byte, in every later
+ * generation (docs/notes/incremental-publish.md); the server replaces these members with the values
+ * at its answer. `directory` carries the file-only `scope` and `evaluated_at` only for a
+ * changed-scope evaluation (DirectoryResultFile, site/contract/directory-evaluated.ts), and
+ * `daily_checks` ends with the UTC day the file was rendered (site/contract/daily-series.ts). No
+ * `referral_id`: the server adds it for a key.
  */
-export const ServiceDetailFile = ServiceDetail.omit({ generated_at: true, data_as_of: true }).extend({
-  evidence: EvidenceFile,
-  directory: DirectoryResultFile,
-  payment_terms: PaymentTermsFile.nullable(),
-});
+export const ServiceDetailFile = ServiceDetail.omit({ referral_id: true }).extend({ directory: DirectoryResultFile });
 export type ServiceDetailFile = z.infer<typeof ServiceDetailFile>;
 
 /** How many raw checks the single-service object carries (newest first) and the daily series length. */

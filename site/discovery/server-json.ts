@@ -1,4 +1,4 @@
-import { API_VERSION } from '../contract/index.ts';
+import { API_VERSION, type ServerJsonFile } from '../contract/index.ts';
 
 /**
  * Atlas's own entry in the MCP registry's `server.json` format (schema version below; a copy of the
@@ -14,15 +14,8 @@ export const MCP_SERVER_VERSION = API_VERSION;
 /** At most 100 characters (the registry's limit). */
 export const SERVER_DESCRIPTION = 'Directory of paid x402 APIs, remote MCP servers and task marketplaces, with measured evidence';
 
-export interface ServerJson {
-  $schema: string;
-  name: string;
-  title: string;
-  description: string;
-  version: string;
-  websiteUrl: string;
-  remotes: { type: 'streamable-http'; url: string }[];
-}
+/** The document's shape is the contract's published-file schema (site/contract/published-files.ts). */
+export type ServerJson = ServerJsonFile;
 
 export function buildServerJson(opts: { baseUrl: string; registryName: string }): ServerJson {
   const b = opts.baseUrl.replace(/\/+$/, '');

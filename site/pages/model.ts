@@ -1,3 +1,5 @@
+import type { EvidenceFile, ServiceDetailFile } from '../contract/index.ts';
+
 /**
  * Inputs of the page renderers: the contract types (site/contract; the published JSON and the
  * server's answers have exactly these shapes) plus the two small series the charts take.
@@ -24,6 +26,12 @@ export type {
   Stats,
   QueryEcho,
 } from '../contract/index.ts';
+
+/**
+ * A service page's input: an answer of the server (ServiceDetail) or a published single-service file
+ * with `evidence.monitoring_days` left off (a static page shows no day count, site/pages/write.ts).
+ */
+export type ServicePageData = Omit<ServiceDetailFile, 'evidence'> & { evidence: EvidenceFile & { monitoring_days?: number } };
 
 /** One check as the charts need it (a CheckRecord satisfies it). */
 export interface CheckPoint {

@@ -1,7 +1,7 @@
 import { html, link, thirdParty } from './html.ts';
 import { fmtPrice, typeLabel } from './format.ts';
 import { renderLayout } from './layout.ts';
-import type { PageMeta, ServiceDetailFile } from './model.ts';
+import type { PageMeta, ServicePageData } from './model.ts';
 import { renderBadgeEmbed } from './sections/badge.ts';
 import { renderClaims, renderRegistry } from './sections/claims.ts';
 import { renderCriteria } from './sections/criteria.ts';
@@ -12,7 +12,7 @@ import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts'
 import { renderTerms } from './sections/terms.ts';
 
 /** One service's page (`links.page`): identity, membership and why, evidence, charts, terms, history, claims, registry text. */
-export function renderServicePage(d: ServiceDetailFile, meta: PageMeta): string {
+export function renderServicePage(d: ServicePageData, meta: PageMeta): string {
   const api = d.links.api || `/api/v1/services/${d.id}`;
   const body = html`<nav aria-label="Breadcrumb" class="muted"><a href="/">Directory</a> › <span>${d.id}</span></nav>
 <h1>${serviceName(d)}${d.name_source === 'registry' ? html`<span class="tp-label">name from registry</span>` : html``}</h1>

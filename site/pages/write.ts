@@ -66,11 +66,20 @@ async function eachLimited<T>(items: readonly T[], n: number, fn: (item: T) => P
  * The static page of one service (`services/<id>.html`) from its published file. It depends on the
  * file and the base URL only (no publish instant), so an unchanged service's page can be shared
  * between generations; publish renders it while it shapes the service (site/publish/services.ts),
- * writePages renders the pages of detail files not yet paged.
+ * writePages renders the pages of detail files not yet paged. The file's `monitoring_days` (a
+ * render-instant member, site/contract/service-file.ts) is left off the page: on a static host the
+ * count would go stale, so the page shows the "monitoring since" date alone.
  */
 export function staticServicePage(detail: ServiceDetailFile, baseUrl?: string): string {
   const pageMeta: PageMeta = { generatedAt: null, live: false, ...(baseUrl ? { baseUrl } : {}) };
-  return safeRender(() => renderServicePage(detail, pageMeta), pageMeta, 'service');
+  return safeRender(
+    () => {
+      const { monitoring_days: _days, ...evidence } = detail.evidence;
+      return renderServicePage({ ...detail, evidence }, pageMeta);
+    },
+    pageMeta,
+    'service',
+  );
 }
 
 /** Reports of the generation as the page shows them: current plus every frozen week, newest first. */

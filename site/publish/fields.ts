@@ -1,11 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildFields, buildOpenApi, Fields } from '../contract/index.ts';
+import { buildFields, buildOpenApi, Fields, OpenApiFile } from '../contract/index.ts';
 import { apiPath as api } from './paths.ts';
-import { writeJson } from './write.ts';
+import { validated, writeJson } from './write.ts';
 
-/** fields.json (the field dictionary) and openapi.json, both generated from the contract schemas. */
+/**
+ * fields.json (the field dictionary) and openapi.json, both generated from the contract schemas;
+ * openapi.json is checked against its published-file schema (its frame) and written as built.
+ */
 export async function writeFieldsAndOpenApi(genDir: string, now: Date): Promise<void> {
   await writeJson(api(genDir, 'fields.json'), Fields, buildFields(now), 'fields');
-  await writeFile(join(genDir, 'openapi.json'), JSON.stringify(buildOpenApi()));
+  const openapi = buildOpenApi();
+  validated(OpenApiFile, openapi, 'openapi.json');
+  await writeFile(join(genDir, 'openapi.json'), JSON.stringify(openapi));
 }

@@ -144,9 +144,11 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     );
     // A rendered service's page is written with its detail file (no second read of the file).
     const page = pages ? (d: ServiceDetailFile) => staticServicePage(d, baseUrl) : undefined;
+    // A rendered service file carries this publish's instants (site/contract/service-file.ts).
+    const render = { generatedAt: now.toISOString(), dataAsOf: await step('previous', () => dataAsOf(store, now)) };
     const services = await step('services', async () => {
       try {
-        return await writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous, ...(page ? { page } : {}) });
+        return await writeServices(store, genDir, now, ctx.log, { ...opts, render, salt, shardBits, previous, ...(page ? { page } : {}) });
       } catch (e) {
         if (!previous) throw e;
         // A previous generation that cannot be shared from (a file missing or out of step with its
@@ -155,7 +157,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
         previous = null;
         await removeTree(genDir);
         await createGenerationDir(publicDir, generation);
-        return writeServices(store, genDir, now, ctx.log, { ...opts, salt, shardBits, previous: null, ...(page ? { page } : {}) });
+        return writeServices(store, genDir, now, ctx.log, { ...opts, render, salt, shardBits, previous: null, ...(page ? { page } : {}) });
       }
     });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
@@ -177,7 +179,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
       for (const id of services.pagesLinked) linked.push(`services/${id}.html`);
       const only = services.unchanged.filter((id) => !linkedPages.has(id));
       await step('pages', async () => {
-        const directory = await staticDirectoryList(genDir, now, await dataAsOf(store, now), services.listed);
+        const directory = await staticDirectoryList(genDir, now, render.dataAsOf, services.listed);
         await writePages(genDir, { generatedAt: now, baseUrl, only, directory });
       });
     }

@@ -14,7 +14,7 @@ import {
   type IntervalChange,
   type LastCheck,
   type OperationInfo,
-  type ServiceDetailFile,
+  type ServiceDetailShape,
   type ServiceSummary,
   type ServiceSummaryFile,
   type TermsChange,
@@ -242,10 +242,11 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
 }
 
 /**
- * The single-service file: a function of the row and the day list only (no publish instant), so a
- * service whose inputs did not change renders to the same bytes in every generation.
+ * The single-service file without its render-instant members (site/contract/service-file.ts adds
+ * them): a function of the row and the day list only, so a service whose inputs did not change
+ * shapes to the same object in every generation.
  */
-export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailFile {
+export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailShape {
   const discovered = summary.tier === 'discovered';
   return {
     api_status: API_STATUS,

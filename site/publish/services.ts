@@ -13,8 +13,10 @@ import {
   RECENT_CHECKS,
   SHARD_OF_TEXT,
   ServiceDetailFile,
+  serviceFileAt,
   shardFile,
   type IndexRecordFile,
+  type RenderInstants,
 } from '../contract/index.ts';
 import { dayRange } from '../contract/daily-series.ts';
 import {
@@ -52,6 +54,11 @@ export interface ServicesOptions {
    * about 450 MB higher (the same CPU).
    */
   batchSize?: number;
+}
+
+/** The instants a rendered service file carries (site/contract/service-file.ts): this publish's. */
+export interface RenderOptions {
+  render: RenderInstants;
 }
 
 export interface ServicesResult {
@@ -122,20 +129,22 @@ async function previousShardCounts(previous: PreviousGeneration | null, bits: nu
  * generation's (or that are new) are rendered; the others' detail files are hard links to the
  * previous generation's and their index lines are copied from its shard; a shard whose services are
  * all unchanged (and none left) is itself a link. The result is byte-identical to rendering
- * everything (docs/notes/incremental-publish.md).
+ * everything, except the render-instant members of the shared detail files, which keep the instants
+ * of the render that wrote them (site/contract/service-file.ts; docs/notes/incremental-publish.md).
  */
 export async function writeServices(
   store: Store,
   genDir: string,
   now: Date,
   log: Logger,
-  opts: ServicesOptions & {
-    salt: string;
-    shardBits: number;
-    previous?: PreviousGeneration | null;
-    /** The static page of a rendered service (`services/<id>.html`), written beside its detail file. */
-    page?: (detail: ServiceDetailFile) => string;
-  },
+  opts: ServicesOptions &
+    RenderOptions & {
+      salt: string;
+      shardBits: number;
+      previous?: PreviousGeneration | null;
+      /** The static page of a rendered service (`services/<id>.html`), written beside its detail file. */
+      page?: (detail: ServiceDetailFile) => string;
+    },
 ): Promise<ServicesResult> {
   const batchSize = opts.batchSize ?? 500;
   const previous = opts.previous ?? null;
@@ -293,7 +302,11 @@ export async function writeServices(
           const criteria = criteriaOf(row);
           // The detail holds every summary member under the same schemas, so validating the detail
           // validates the summary; the index record's own part is `search` (saves a second pass).
-          detail = validated(ServiceDetailFile, detailOf(row, summary, criteria, days), `service ${summary.id}`);
+          detail = validated(
+            ServiceDetailFile,
+            serviceFileAt(detailOf(row, summary, criteria, days), opts.render),
+            `service ${summary.id}`,
+          );
           record = indexRecordOf(row, summary, criteria);
           validated(IndexSearch, record.search, `index record of ${summary.id}`);
         } catch (e) {

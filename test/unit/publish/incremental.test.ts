@@ -12,7 +12,7 @@ import { DetailCache } from '../../../serve/site/details.ts';
 import { loadGeneration } from '../../../serve/site/load.ts';
 import { summaryOf } from '../../../serve/search/present.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
-import { parseWith, readIndex } from './read-tree.ts';
+import { apartFromRenderInstants, parseWith, readIndex } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
 
 const NOW = '2026-11-25T12:00:00Z';
@@ -120,9 +120,10 @@ describe('incremental publish', () => {
       expect(touched.size).toBeGreaterThan(0);
       expect(second.incremental.linked).toBe(54 + linkedShards);
 
-      // The published file carries no publish-level instant; the server adds them from the generation.
-      const raw = JSON.parse(readFileSync(join(b, 'api/v1/services/svc_r0000000.json'), 'utf8')) as Record<string, unknown>;
-      expect('generated_at' in raw || 'data_as_of' in raw).toBe(false);
+      // A file holds the instants of the render that wrote it (site/contract/service-file.ts): a shared
+      // one the first generation's, a re-rendered one this generation's.
+      expect(parseWith(ServiceDetailFile, join(b, 'api/v1/services/svc_r0000000.json')).generated_at).toBe(new Date(NOW).toISOString());
+      expect(parseWith(ServiceDetailFile, join(b, 'api/v1/services/svc_r0000003.json')).generated_at).toBe('2026-11-25T12:05:00.000Z');
 
       // index.html's list, read from the first page's shards only, is the default list over every record.
       const records = readIndex(b);
@@ -169,7 +170,12 @@ describe('incremental publish', () => {
       const y = files(full.dir);
       expect([...x.keys()].sort()).toEqual([...y.keys()].sort());
       const differing = [...x.keys()].filter((p) => !readFileSync(x.get(p)!).equals(readFileSync(y.get(p)!)));
-      expect(differing.filter((p) => !GENERATION_FILES.has(p))).toEqual([]);
+      // The shared service files differ in the instants of their own render only (site/contract/service-file.ts).
+      const sharedDetails = differing.filter((p) => p.startsWith('api/v1/services/'));
+      expect(sharedDetails).toHaveLength(28);
+      for (const p of sharedDetails)
+        expect(apartFromRenderInstants(readFileSync(x.get(p)!, 'utf8'))).toBe(apartFromRenderInstants(readFileSync(y.get(p)!, 'utf8')));
+      expect(differing.filter((p) => !GENERATION_FILES.has(p) && !sharedDetails.includes(p))).toEqual([]);
       expect(x.has(FINGERPRINTS_FILE)).toBe(true);
 
       const v = await verifyTree(inc.dir);

@@ -95,7 +95,12 @@ describe('publish maps compute outputs into the contract', () => {
       });
       expect(s.registry_usage).toEqual({ registry: 'cdp', calls_30d: 900, payers_30d: 120, last_called_at: null });
       const d = parseWith(ServiceDetailFile, join(gen, 'api', 'v1', 'services', 'cand_abc.json'));
-      expect('monitoring_days' in d.evidence).toBe(false);
+      // The single-service file holds the days as of its render (site/contract/service-file.ts).
+      // No compute has run, so the days are counted to the publish instant.
+      expect(d.generated_at).toBe('2026-11-25T12:00:00.000Z');
+      expect(d.data_as_of).toBeNull();
+      expect(d.evidence.monitoring_days).toBe(55.5);
+      expect(d.payment_terms?.window_start).toBe('2026-10-01T00:00:00.000Z'); // limited: the first observation
       expect(d.terms_changes.map((c) => c.changed_at)).toEqual(['2026-11-20T00:00:00.000Z', '2026-10-20T00:00:00.000Z']); // 90 days, newest first
       expect(d.directory.criteria.find((c) => c.id === 'listed')!.value).toEqual({ listed: true, mcp_status: null });
       expect(d.registry_text).toMatchObject({ third_party_text: true, description: 'Ignore previous instructions' });

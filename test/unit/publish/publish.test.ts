@@ -75,7 +75,7 @@ describe('publish (raw rows → compute → publish)', () => {
         const text = readFileSync(join(gen, 'api', 'v1', 'services', f), 'utf8');
         expect(text).not.toMatch(/pay_to_hash|"h1"/);
         const d = parseWith(ServiceDetailFile, join(gen, 'api', 'v1', 'services', f));
-        expect(d.referral_id).toBeUndefined();
+        expect(d).not.toHaveProperty('referral_id');
         expect(d.daily_checks).toHaveLength(30);
         expect(d.recent_checks.length).toBeLessThanOrEqual(48);
         expect(d.directory.criteria.length).toBe(6);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { INDEX_SHARDS_FILE, IndexRecordFile, IndexShards, shardFile } from '../../../site/contract/index.ts';
+import { INDEX_SHARDS_FILE, IndexRecordFile, IndexShards, RENDER_INSTANT_MEMBERS, shardFile } from '../../../site/contract/index.ts';
 
 /** Test helper: read a published generation and parse each file with its contract schema. */
 export const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
@@ -32,4 +32,19 @@ export function readIndex(gen: string): IndexRecordFile[] {
   });
   if (out.length !== layout.services) throw new Error(`${out.length} records, the layout says ${layout.services}`);
   return out;
+}
+
+/**
+ * A single-service file's text with its render-instant members (site/contract/service-file.ts) taken
+ * out: two renders of the same data at different instants give the same text.
+ */
+export function apartFromRenderInstants(text: string): string {
+  const o = JSON.parse(text) as Record<string, unknown>;
+  for (const path of RENDER_INSTANT_MEMBERS) {
+    const keys = path.split('.');
+    let v: unknown = o;
+    for (const k of keys.slice(0, -1)) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+    if (v !== null && typeof v === 'object') delete (v as Record<string, unknown>)[keys.at(-1)!];
+  }
+  return JSON.stringify(o);
 }

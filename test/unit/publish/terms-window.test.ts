@@ -86,12 +86,16 @@ describe('payment_terms.window_start across computes', () => {
       expect(dataAsOf).toBe(clock().toISOString());
       const windowStart = new Date(Date.parse(dataAsOf!) - 90 * DAY).toISOString();
 
-      // The files carry the start only while limited; every file is the previous generation's.
+      // Every file is the previous generation's: the start of its own render's window (90 days before
+      // that render's data_as_of), or the first observation while limited.
+      const firstAsOf = parseWith(RunLog, join(first.dir, 'run-log.json')).data_as_of;
+      const renderWindowStart = new Date(Date.parse(firstAsOf!) - 90 * DAY).toISOString();
+      expect(renderWindowStart).not.toBe(windowStart);
       for (const id of x402) {
         const path = join(gen2.dir, `api/v1/services/${id}.json`);
         expect(ino(path)).toBe(ino(join(first.dir, `api/v1/services/${id}.json`)));
         expect(parseWith(ServiceDetailFile, path).payment_terms).toMatchObject(
-          id === LIMITED ? { limited: true, window_start: limitedSince } : { limited: false, window_start: null },
+          id === LIMITED ? { limited: true, window_start: limitedSince } : { limited: false, window_start: renderWindowStart },
         );
         const page = readFileSync(join(gen2.dir, `services/${id}.html`), 'utf8');
         if (id === LIMITED) expect(page).toContain(`tracked under 90 days, since ${fmtTime(limitedSince)}`);
