@@ -1,5 +1,6 @@
 import { dailySeriesOver } from '../contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
+import { emptyOutcomeReportCounts, type OutcomeReportCounts } from '../contract/moderation.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -245,6 +246,16 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
  * The single-service file: a function of the row and the day list only (no publish instant), so a
  * service whose inputs did not change renders to the same bytes in every generation.
  */
+/** Counts per outcome and state from the staged rows (sql.ts `outcome_reports_j`); every count present, zero when none. */
+export function outcomeReportsOf(v: unknown): OutcomeReportCounts {
+  const out = emptyOutcomeReportCounts();
+  for (const r of json<Array<{ outcome: string; state: string; n: number }>>(v, [])) {
+    const byState = out[r.outcome as keyof OutcomeReportCounts] as Record<string, number> | undefined;
+    if (byState && r.state in byState) byState[r.state] = Number(r.n);
+  }
+  return out;
+}
+
 export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: CriterionResult[], dayList: readonly string[]): ServiceDetailFile {
   const discovered = summary.tier === 'discovered';
   return {
@@ -275,5 +286,6 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
           description: str(r.description),
         }
       : null,
+    outcome_reports: outcomeReportsOf(r.outcome_reports_j),
   };
 }
