@@ -30,10 +30,13 @@ describe('atlas moderate (CLI)', () => {
           .filter(Boolean)
           .map((l) => JSON.parse(l));
       const current = () =>
-        withStore(db, (s) => s.all<{ report_id: string; state: string; reason: string | null; decided_by: string | null }>(
-          'SELECT report_id, state, reason, decided_by FROM outcome_moderation_current ORDER BY report_id',
-        ));
-      const decisionRows = async () => Number((await withStore(db, (s) => s.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM outcome_moderation')))[0]!.n);
+        withStore(db, (s) =>
+          s.all<{ report_id: string; state: string; reason: string | null; decided_by: string | null }>(
+            'SELECT report_id, state, reason, decided_by FROM outcome_moderation_current ORDER BY report_id',
+          ),
+        );
+      const decisionRows = async () =>
+        Number((await withStore(db, (s) => s.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM outcome_moderation')))[0]!.n);
 
       const run = await cli('moderate', 'run');
       expect(run.code, run.stderr).toBe(0);

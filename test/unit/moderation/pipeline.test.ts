@@ -46,8 +46,15 @@ describe('moderation through ingest → moderate → publish', () => {
         rec('out_a', {}),
         rec('out_b', { received_at: min(-25) }), // same key, service, outcome 5 minutes later
         rec('out_c', { service_id: null, outcome: 'failure' }),
-        rec('out_d', { service_id: 'cand_x0000001', outcome: 'failure', referral_id: signReferral(ctx.secret, 'cand_x0000001', 'key_1', new Date(min(-60))) }),
-        rec('out_e', { service_id: 'cand_x0000001', referral_id: signReferral(ctx.secret, 'cand_x0000001', 'key_1', new Date('2026-11-15T00:00:00Z')) }),
+        rec('out_d', {
+          service_id: 'cand_x0000001',
+          outcome: 'failure',
+          referral_id: signReferral(ctx.secret, 'cand_x0000001', 'key_1', new Date(min(-60))),
+        }),
+        rec('out_e', {
+          service_id: 'cand_x0000001',
+          referral_id: signReferral(ctx.secret, 'cand_x0000001', 'key_1', new Date('2026-11-15T00:00:00Z')),
+        }),
         rec('out_f', { key_id: 'key_2', service_id: 'cand_gone' }),
         rec('out_g', { key_id: 'key_2', service_id: 'cand_m0000002', reported_at: '2026-11-20T00:00:00.000Z' }),
       ];
@@ -82,7 +89,13 @@ describe('moderation through ingest → moderate → publish', () => {
 
       // An operator accepts the duplicate; the rules never decide a decided report again.
       const later = makeContext(dir, { now: min(10) });
-      const op = await decideByOperator(store, { decision: 'accept', ids: ['out_b'], by: 'alice', note: 'retry after a timeout', now: new Date(min(10)) });
+      const op = await decideByOperator(store, {
+        decision: 'accept',
+        ids: ['out_b'],
+        by: 'alice',
+        note: 'retry after a timeout',
+        now: new Date(min(10)),
+      });
       expect(op.decided).toEqual([{ report_id: 'out_b', state: 'accepted', reason: null }]);
       // A new report arrives (the same as out_b, 5 minutes after it: a duplicate, whatever out_b's
       // state) and then one that is not moderated before the publish below.
@@ -99,9 +112,10 @@ describe('moderation through ingest → moderate → publish', () => {
         { seq: 2, state: 'accepted', reason: null, rule_version: 'operator', decided_by: 'alice', note: 'retry after a timeout' },
       ]);
       // As of before the operator's decision, the rules' decision stands (the state at an instant).
-      const asOf = await store.all<{ state: string }>("SELECT state FROM atlas_outcome_state_as_of($1::TIMESTAMP) WHERE report_id = 'out_b'", [
-        min(5),
-      ]);
+      const asOf = await store.all<{ state: string }>(
+        "SELECT state FROM atlas_outcome_state_as_of($1::TIMESTAMP) WHERE report_id = 'out_b'",
+        [min(5)],
+      );
       expect(asOf).toEqual([{ state: 'rejected' }]);
 
       const r = await publish(later, store, {});
