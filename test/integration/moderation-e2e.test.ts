@@ -78,7 +78,7 @@ describe('outcome report → inbox → cycle moderation → publish → serve', 
       expect(step('publish')?.status).toBe('ok');
       // The server follows `current` (its watcher may have loaded the generation already).
       await server.deps.site.reload();
-      expect(server.deps.site.peek()?.generation).toBe((step('publish')?.detail as { generation: string }).generation);
+      expect(server.deps.site.peek()?.generation).toBe((step('publish')!.detail as { generation: string }).generation);
 
       const detail = ServiceDetail.parse((await call('GET', '/api/v1/services/svc_a')).body);
       expect(detail.outcome_reports).toEqual({
