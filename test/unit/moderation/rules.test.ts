@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signReferral, verifyReferral } from '../../../pipeline/core/referral.ts';
+import type { AtlasError } from '../../../pipeline/core/errors.ts';
+import { checkOperatorInput } from '../../../pipeline/moderation/operator.ts';
 import { moderate, type ReportFacts } from '../../../pipeline/moderation/rules.ts';
 import { MODERATION_LIMITS, MODERATION_REASONS } from '../../../site/contract/moderation.ts';
 
@@ -102,5 +104,34 @@ describe('moderation/1, one rule at a time', () => {
   it('rules apply in order: a report failing several gets the first reason', () => {
     const r = report({ service_id: 'cand_nope', referral_id: 'hello', received_at: at(1) });
     expect(decide(r, [report({ service_id: 'cand_nope' })])).toMatchObject({ reason: 'unknown_service' });
+  });
+});
+
+describe('an operator decision: input checked before anything is read', () => {
+  const base = { ids: ['out_1'], by: 'alice', now: T0 };
+  it.each<[string, Parameters<typeof checkOperatorInput>[0], string | { state: string; reason: string | null }]>([
+    ['accept one', { ...base, decision: 'accept' }, { state: 'accepted', reason: null }],
+    ['reject: the default reason', { ...base, decision: 'reject' }, { state: 'rejected', reason: 'operator_review' }],
+    ['reject with a reason of the set', { ...base, decision: 'reject', reason: 'duplicate' }, { state: 'rejected', reason: 'duplicate' }],
+    [
+      'a filter alone is a batch',
+      { ...base, ids: [], filter: { service: 'svc_a' }, decision: 'accept' },
+      { state: 'accepted', reason: null },
+    ],
+    ['a reason outside the set', { ...base, decision: 'reject', reason: 'spam' }, '--reason must be one of'],
+    ['a reason with accept', { ...base, decision: 'accept', reason: 'duplicate' }, '--reason applies to reject only'],
+    ['the rules’ own name', { ...base, by: 'pipeline', decision: 'accept' }, '--by must be an operator name'],
+    ['an empty name', { ...base, by: '', decision: 'accept' }, '--by must be an operator name'],
+    ['nothing selected', { ...base, ids: [], decision: 'accept' }, 'name at least one report id'],
+    ['a state outside the set', { ...base, filter: { state: 'gone' as never }, decision: 'accept' }, '--state must be one of'],
+  ])('%s', (_name, input, want) => {
+    if (typeof want === 'string') {
+      expect(() => checkOperatorInput(input)).toThrow(want);
+      try {
+        checkOperatorInput(input);
+      } catch (e) {
+        expect((e as AtlasError).code).toBe('bad_usage');
+      }
+    } else expect(checkOperatorInput(input)).toEqual(want);
   });
 });
