@@ -87,9 +87,9 @@ export async function decideByOperator(store: Store, d: OperatorDecision): Promi
     const f = d.filter ?? {};
     if (f.service !== undefined || f.key !== undefined || f.state !== undefined) {
       const rows = await store.all<{ report_id: string }>(
-        `SELECT report_id FROM atlas_outcome_state_as_of($1::TIMESTAMP)
-         WHERE ($2::VARCHAR IS NULL OR service_id = $2) AND ($3::VARCHAR IS NULL OR key_id = $3) AND ($4::VARCHAR IS NULL OR state = $4)
-         ORDER BY received_at, report_id`,
+        `SELECT s.report_id FROM atlas_outcome_state_as_of($1::TIMESTAMP) s JOIN outcomes o ON o.id = s.report_id
+         WHERE ($2::VARCHAR IS NULL OR s.service_id = $2) AND ($3::VARCHAR IS NULL OR o.key_id = $3) AND ($4::VARCHAR IS NULL OR s.state = $4)
+         ORDER BY s.received_at, s.report_id`,
         [d.now.toISOString(), f.service ?? null, f.key ?? null, f.state ?? null],
       );
       for (const r of rows) if (!ids.includes(r.report_id)) ids.push(r.report_id);

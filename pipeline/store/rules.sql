@@ -639,7 +639,8 @@ GROUP BY c.service_id, c.operation, c.checked_at::DATE;
 -- The state of every report received at or before instant hi, from the decisions made at or before
 -- hi: the latest operator decision (rule_version 'operator'), else the rules' decision, else
 -- 'pending' (reason, decided_by, decided_at and rule_version null). An operator decision is never
--- overridden by the rules, whatever the order they were recorded in.
+-- overridden by the rules, whatever the order they were recorded in. No key column: the research
+-- export leaves outcomes.key_id out, and the rules must bind over the exported files too.
 CREATE OR REPLACE MACRO atlas_outcome_state_as_of(hi) AS TABLE
 WITH d AS (
   SELECT m.report_id, m.state, m.reason, m.rule_version, m.decided_by, m.decided_at
@@ -647,7 +648,7 @@ WITH d AS (
   WHERE m.decided_at <= hi
   QUALIFY row_number() OVER (PARTITION BY m.report_id ORDER BY (m.rule_version = 'operator') DESC, m.decided_at DESC, m.seq DESC) = 1
 )
-SELECT o.id AS report_id, o.key_id, o.service_id, o.outcome, o.received_at,
+SELECT o.id AS report_id, o.service_id, o.outcome, o.received_at,
   coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at
 FROM outcomes o LEFT JOIN d ON d.report_id = o.id
 WHERE o.received_at <= hi;
