@@ -250,6 +250,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     terms_changes: _tc,
     interval_history: _ih,
     registry_text: _rt,
+    outcome_reports: _or,
     referral_id: _ref,
     ...summary
   } = d;
