@@ -76,7 +76,7 @@ function referralProblem(r: ReportFacts, check: ModerationInputs['checkReferral'
 }
 
 export function moderate(inputs: ModerationInputs): RuleDecision[] {
-  // Every report once (a pending report may also be among the neighbours), by key.
+  // Every report once (a pending report may also be among the neighbours), by key, in order.
   const byKey = new Map<string, ReportFacts[]>();
   const seen = new Set<string>();
   for (const r of [...inputs.neighbours, ...inputs.pending]) {
@@ -86,7 +86,16 @@ export function moderate(inputs: ModerationInputs): RuleDecision[] {
     list.push(r);
     byKey.set(r.key_id, list);
   }
-  for (const list of byKey.values()) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  // Each report's place in its key's list and its rank on its UTC day (1 = the day's first).
+  const place = new Map<string, { list: ReportFacts[]; at: number; rankOfDay: number }>();
+  for (const list of byKey.values()) {
+    list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    let dayStart = 0;
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0 && utcDay(list[i]!.received_at) !== utcDay(list[i - 1]!.received_at)) dayStart = i;
+      place.set(list[i]!.id, { list, at: i, rankOfDay: i - dayStart + 1 });
+    }
+  }
 
   return inputs.pending.map((r): RuleDecision => {
     const reject = (reason: ModerationReasonName): RuleDecision => ({ report_id: r.id, state: 'rejected', reason });
@@ -94,20 +103,12 @@ export function moderate(inputs: ModerationInputs): RuleDecision[] {
     if (service) return reject(service);
     const referral = referralProblem(r, inputs.checkReferral);
     if (referral) return reject(referral);
-    const mine = byKey.get(r.key_id) ?? [];
+    const { list, at, rankOfDay } = place.get(r.id)!;
     const t = r.received_at.getTime();
-    const duplicate = mine.some(
-      (n) =>
-        n.id !== r.id &&
-        before(n, r) &&
-        t - n.received_at.getTime() <= DUPLICATE_WINDOW_MS &&
-        n.service_id === r.service_id &&
-        n.outcome === r.outcome,
-    );
-    if (duplicate) return reject('duplicate');
-    const day = utcDay(r.received_at);
-    const rank = mine.filter((n) => utcDay(n.received_at) === day && (n.id === r.id || before(n, r))).length;
-    if (rank > MODERATION_LIMITS.dailyReportsPerKey) return reject('daily_limit');
+    for (let j = at - 1; j >= 0 && t - list[j]!.received_at.getTime() <= DUPLICATE_WINDOW_MS; j--) {
+      if (list[j]!.service_id === r.service_id && list[j]!.outcome === r.outcome) return reject('duplicate');
+    }
+    if (rankOfDay > MODERATION_LIMITS.dailyReportsPerKey) return reject('daily_limit');
     return { report_id: r.id, state: 'accepted', reason: null };
   });
 }

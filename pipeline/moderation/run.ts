@@ -55,9 +55,10 @@ export async function recordDecisions(
     });
     await store.run(
       `INSERT INTO outcome_moderation (report_id, seq, state, reason, rule_version, decided_by, decided_at, note)
-       SELECT v.id, coalesce((SELECT max(m.seq) FROM outcome_moderation m WHERE m.report_id = v.id), 0) + 1,
-         v.state, v.reason, $1, $2, $3::TIMESTAMP, v.note
-       FROM (VALUES ${values.join(', ')}) v(id, state, reason, note)`,
+       WITH v(id, state, reason, note) AS (VALUES ${values.join(', ')})
+       SELECT v.id, coalesce(m.n, 0) + 1, v.state, v.reason, $1, $2, $3::TIMESTAMP, v.note
+       FROM v LEFT JOIN (SELECT report_id, max(seq) AS n FROM outcome_moderation SEMI JOIN v ON v.id = report_id GROUP BY report_id) m
+         ON m.report_id = v.id`,
       params,
     );
   }
