@@ -17,6 +17,13 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'ingest mcp': ['atlas ingest mcp --source ./snapshots/mcp.json --registry official-mcp --full'],
   'ingest inbox': ['atlas ingest inbox                     # load submissions the server queued'],
   'ingest checks': ["atlas ingest checks ./batches          # load the probe workers' batch files (each once)"],
+  moderate: ['atlas moderate run                      # decide every undecided outcome report by the rules'],
+  'moderate run': ['atlas moderate run                      # also a step of every atlas cycle, after the inbox'],
+  'moderate accept': ["atlas moderate accept out_3f2a9c --by alice --note 'a real second call'"],
+  'moderate reject': [
+    'atlas moderate reject --file ids.txt --by alice --reason duplicate   # a batch, one id a line',
+    'atlas moderate reject --key key_ab12 --state pending --by alice      # every pending report of a key',
+  ],
   probe: [
     'atlas probe --only calls --timeout-ms 5000   # check every call operation that is due',
     'atlas probe --shard 0/2 --out ./batches      # a worker: half the services, checks to a batch file',

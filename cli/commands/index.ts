@@ -7,6 +7,7 @@ import { register as docs } from './docs.ts';
 import { register as exportCmd } from './export.ts';
 import { register as ingest } from './ingest.ts';
 import { register as init } from './init.ts';
+import { register as moderate } from './moderate.ts';
 import { register as probe } from './probe.ts';
 import { register as publish } from './publish.ts';
 import { register as report } from './report.ts';
@@ -15,5 +16,6 @@ import { register as sql } from './sql.ts';
 import { register as verify } from './verify.ts';
 
 export function registerCommands(program: Command): void {
-  for (const r of [init, ingest, probe, compute, publish, report, docs, cycle, verify, serve, demo, sql, exportCmd, archive]) r(program);
+  for (const r of [init, ingest, moderate, probe, compute, publish, report, docs, cycle, verify, serve, demo, sql, exportCmd, archive])
+    r(program);
 }

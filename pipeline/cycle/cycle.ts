@@ -4,6 +4,7 @@ import { computeAll, fullEvaluationDue } from '../compute/index.ts';
 import { createDocumentationSink } from '../docs/index.ts';
 import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
+import { runModeration } from '../moderation/index.ts';
 import { runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
@@ -41,7 +42,7 @@ export interface CycleResult {
 
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
- * inbox), probe (calls and documentation), compute (changed services; all hourly), the check
+ * inbox), moderation of the outcome reports not decided yet, probe (calls and documentation), compute (changed services; all hourly), the check
  * archive (daily), reports, publish when anything changed (in this cycle, or since the last
  * publish: unpublishedSince), then verify (a sample of the published services and every frozen
  * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and
@@ -122,6 +123,14 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
   }
 
   await step('ingest_inbox', true, async () => ingestInbox(ctx, store));
+
+  // Right after the inbox: every report it brought is decided by the rules (moderation/1) in the
+  // same cycle, and a decision changes published counts.
+  await step('moderate', true, async () => {
+    const r = await runModeration(ctx, store);
+    if (r.pending > 0) changed = true;
+    return r;
+  });
 
   await step('probe', true, async () => {
     const r = await runProbe(ctx, store, {

@@ -72,8 +72,10 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
   const outcomeRows = await q<{ k: string; n: unknown }>(
     `SELECT outcome AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1`,
   );
+  // Moderation state as of figures_until (macro atlas_outcome_state_as_of: decisions made up to then).
   const moderationRows = await q<{ k: string; n: unknown }>(
-    `SELECT moderation AS k, count(*)::INTEGER AS n FROM outcomes, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1 ORDER BY 1`,
+    `SELECT o.state AS k, count(*)::INTEGER AS n FROM atlas_outcome_state_as_of($2::TIMESTAMP) o, p
+     WHERE atlas_in_window(o.received_at, p.ws, p.until) GROUP BY 1 ORDER BY 1`,
   );
   const feedbackRows = await q<{ k: string; n: unknown }>(
     `SELECT kind AS k, count(*)::INTEGER AS n FROM feedback, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1`,

@@ -15,7 +15,8 @@ import type { Store } from './store.ts';
  * Secrets and personal data are never exported:
  * - `keys` (API key hashes, requesters' labels and contact) is not exported at all;
  * - `feedback` loses `contact` (a way to reach the sender) and `address_hash` (the sender's address);
- * - `outcomes` loses `key_id` and `idempotency_key`, which tie a report to the key holder who sent it.
+ * - `outcomes` loses `key_id` and `idempotency_key`, which tie a report to the key holder who sent it;
+ * - `outcome_moderation` loses `note` (an operator's free text, which may describe the sender).
  *
  * The table list is explicit, not "every table": a new table is exported only once someone decides
  * it holds nothing secret (test/unit/core/export.test.ts fails until the list names every table).
@@ -48,6 +49,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'reports', orderBy: 'week' },
   { table: 'report_corrections', orderBy: 'week, seq' },
   { table: 'outcomes', exclude: ['key_id', 'idempotency_key'], orderBy: 'received_at, id' },
+  { table: 'outcome_moderation', exclude: ['note'], orderBy: 'report_id, seq' },
   { table: 'feedback', exclude: ['contact', 'address_hash'], orderBy: 'received_at, id' },
   { table: 'sync_state', orderBy: 'source' },
   { table: 'networks', orderBy: 'id' },

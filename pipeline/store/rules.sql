@@ -41,6 +41,9 @@
 -- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`), report
 --                                                                                   windows (atlas_window_checks)
 -- daily check aggregates                  atlas_check_daily(lo, hi)                table check_daily (compute)
+-- moderation state of outcome reports     atlas_outcome_state_as_of(hi),           weekly reports, verify; publish
+--                                         atlas_outcome_counts(hi),                (service detail, moderation index),
+--                                         outcome_moderation_current               `atlas moderate`
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -626,3 +629,37 @@ SELECT c.service_id, c.operation, c.checked_at::DATE AS day,
 FROM checks c
 WHERE c.checked_at >= lo AND c.checked_at <= hi
 GROUP BY c.service_id, c.operation, c.checked_at::DATE;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Moderation of outcome reports (docs/notes/moderation.md). Decisions are rows of
+-- outcome_moderation (migration 051, history kept); the automatic rules (moderation/1,
+-- pipeline/moderation/rules.ts) decide a report once, operators any number of times.
+
+-- The state of every report received at or before instant hi, from the decisions made at or before
+-- hi: the latest operator decision (rule_version 'operator'), else the rules' decision, else
+-- 'pending' (reason, decided_by, decided_at and rule_version null). An operator decision is never
+-- overridden by the rules, whatever the order they were recorded in. No key column: the research
+-- export leaves outcomes.key_id out, and the rules must bind over the exported files too.
+CREATE OR REPLACE MACRO atlas_outcome_state_as_of(hi) AS TABLE
+WITH d AS (
+  SELECT m.report_id, m.state, m.reason, m.rule_version, m.decided_by, m.decided_at
+  FROM outcome_moderation m
+  WHERE m.decided_at <= hi
+  QUALIFY row_number() OVER (PARTITION BY m.report_id ORDER BY (m.rule_version = 'operator') DESC, m.decided_at DESC, m.seq DESC) = 1
+)
+SELECT o.id AS report_id, o.service_id, o.outcome, o.received_at,
+  coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at
+FROM outcomes o LEFT JOIN d ON d.report_id = o.id
+WHERE o.received_at <= hi;
+
+-- Reports per service, outcome and state as of instant hi (the published counts; reports naming no
+-- service are counted in the weekly reports only).
+CREATE OR REPLACE MACRO atlas_outcome_counts(hi) AS TABLE
+SELECT service_id, outcome, state, count(*)::INTEGER AS n
+FROM atlas_outcome_state_as_of(hi)
+WHERE service_id IS NOT NULL
+GROUP BY ALL;
+
+-- The state of every report now (atlas_compute_now()): what `atlas moderate` and researchers read.
+CREATE OR REPLACE VIEW outcome_moderation_current AS
+SELECT * FROM atlas_outcome_state_as_of(atlas_compute_now());

@@ -179,7 +179,10 @@ terms AS (
   WHERE atlas_in_window(t.changed_at, p.lo, p.hi)
 ),
 docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
-outc AS (SELECT o.outcome, o.moderation FROM outcomes o, p WHERE atlas_in_window(o.received_at, p.lo, p.hi)),
+outc AS (
+  SELECT o.outcome, o.state AS moderation
+  FROM atlas_outcome_state_as_of(getvariable('atlas_report_until')::TIMESTAMP) o, p WHERE atlas_in_window(o.received_at, p.lo, p.hi)
+),
 fb AS (SELECT f.kind FROM feedback f, p WHERE atlas_in_window(f.received_at, p.lo, p.hi)),
 figures(figure, value) AS (
   SELECT 'services.tracked', count(*) FROM svc

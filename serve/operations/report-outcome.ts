@@ -3,6 +3,7 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { OutcomeRecord } from '../../pipeline/inbox/records.ts';
 import { OutcomeReportSchema } from '../../site/contract/requests.ts';
 import { OUTCOME_RECEIPT_STATUS } from '../../site/contract/common.ts';
+import type { ModerationDecision } from '../../site/contract/moderation.ts';
 import type { OutcomeReceipt } from '../../site/contract/writes.ts';
 import { hashKey } from '../auth/keys.ts';
 import { verifyReferral } from '../auth/referral.ts';
@@ -19,18 +20,26 @@ const REFERRAL_PROBLEMS = {
   not_yet_valid: 'referral_id is not valid yet',
 } as const;
 
-function receipt(rec: OutcomeRecord, duplicate: boolean): OutcomeReceipt {
+/**
+ * The receipt. A first report is pending moderation; a repeated one says the decision the loaded
+ * generation publishes for the first report (index/moderation.json), else pending too.
+ */
+function receipt(rec: OutcomeRecord, duplicate: boolean, decision: ModerationDecision | undefined): OutcomeReceipt {
   return {
     api_status: API_STATUS,
     id: rec.id,
-    status: OUTCOME_RECEIPT_STATUS,
+    status: decision ? decision.state : OUTCOME_RECEIPT_STATUS,
+    moderation_reason: decision?.reason ?? null,
+    moderated_at: decision?.decided_at ?? null,
     received_at: rec.received_at,
     idempotency_key: rec.idempotency_key,
     service_id: rec.service_id,
     outcome: rec.outcome as OutcomeReceipt['outcome'],
     duplicate,
     message: duplicate
-      ? 'Already received: this is the receipt of the first report with this idempotency_key.'
+      ? `Already received: this is the receipt of the first report with this idempotency_key${
+          decision ? `, ${decision.state}${decision.reason ? ` (${decision.reason})` : ''} by moderation` : ', pending moderation'
+        }.`
       : 'Report received, pending moderation. Outcome reports are unverified and never change measured evidence.',
   };
 }
@@ -61,7 +70,10 @@ export async function reportOutcome(
   const req = parseBody(OutcomeReportSchema, body, 'outcome report');
 
   const earlier = deps.writes.findOutcome(keyId, req.idempotency_key);
-  if (earlier) return { status: 200, body: receipt(await earlier, true) };
+  if (earlier) {
+    const first = await earlier;
+    return { status: 200, body: receipt(first, true, deps.site.peek()?.moderation.get(first.id)) };
+  }
 
   const now = deps.clock();
   if (req.failure_kind !== undefined && req.outcome === 'success') {
@@ -100,5 +112,8 @@ export async function reportOutcome(
     moderation: 'pending',
   };
   const { record, duplicate } = await deps.writes.addOutcome(rec);
-  return { status: duplicate ? 200 : 201, body: receipt(record, duplicate) };
+  return {
+    status: duplicate ? 200 : 201,
+    body: receipt(record, duplicate, duplicate ? deps.site.peek()?.moderation.get(record.id) : undefined),
+  };
 }

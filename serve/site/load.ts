@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { INDEX_SHARDS_FILE, IndexRecord, IndexShards, shardFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
+import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
 import type { PaymentTermsFile } from '../../site/contract/payment-terms.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
@@ -108,7 +109,8 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
 }
 
 /**
- * Load one generation fully (manifest, every index record, the small resources and the reports),
+ * Load one generation fully (manifest, every index record, the small resources, the moderation
+ * decisions and the reports),
  * compile the search rows and presort them. Single-service detail files stay on disk in the
  * (immutable) generation folder and are read on demand (see details.ts): 100k detail objects would
  * not fit the memory budget, and publish keeps the last generations around.
@@ -158,6 +160,15 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     }
   }
 
+  const moderationPath = join(dir, ...MODERATION_INDEX_FILE.split('/'));
+  const rawModeration = await optionalObject(moderationPath);
+  let moderation = new Map<string, ModerationDecision>();
+  if (rawModeration) {
+    const parsed = ModerationIndex.safeParse(rawModeration);
+    if (!parsed.success) throw new AtlasError('invalid_input', `${moderationPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    moderation = new Map(Object.entries(parsed.data.decisions));
+  }
+
   return {
     dir,
     generation: manifest.data.generation || basename(dir),
@@ -171,6 +182,7 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     runLog,
     dataAsOf,
     fullEvaluationAt: manifest.data.directory_full_evaluation_at ?? null,
+    moderation,
     reports,
     loadedAt: loadedAt.toISOString(),
   };

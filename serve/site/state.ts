@@ -1,3 +1,4 @@
+import type { ModerationDecision } from '../../site/contract/moderation.ts';
 import type { RunLog } from '../../site/contract/run-log.ts';
 import type { Columns } from '../search/columns.ts';
 import type { SearchRow } from '../search/row.ts';
@@ -39,6 +40,11 @@ export interface SiteState {
    * (site/contract/directory-evaluated.ts); null when none or for an older generation.
    */
   fullEvaluationAt: string | null;
+  /**
+   * The published moderation decisions by outcome report id (`index/moderation.json`); a report not
+   * in it is pending. Empty for a generation published without the file.
+   */
+  moderation: ReadonlyMap<string, ModerationDecision>;
   /** Weekly reports by id (`YYYY-MM-DD` and `current`). */
   reports: Map<string, Record<string, unknown>>;
   /** When this generation was loaded (server clock), for /healthz. */

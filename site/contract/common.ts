@@ -73,7 +73,7 @@ export const FAILURE_KINDS = [
   'rate_limited',
   'other',
 ] as const;
-/** Moderation state of a received outcome report (the receipt always says pending_moderation). */
+/** The receipt's `status` of an outcome report on receipt (later states: OUTCOME_RECEIPT_STATUSES, moderation.ts). */
 export const OUTCOME_RECEIPT_STATUS = 'pending_moderation' as const;
 export const SCOPES = ['directory', 'index'] as const;
 export const SORTS = ['evidence', 'pass_rate', 'payers', 'price', 'recent', 'name'] as const;

@@ -7,6 +7,7 @@ import { FieldEntry, Fields } from './fields.ts';
 import { Health } from './health.ts';
 import { IndexRecord, IndexSearch } from './index-record.ts';
 import { Manifest } from './manifest.ts';
+import { ModerationCounts, OutcomeReportCounts } from './moderation.ts';
 import { Notes } from './notes.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
 import { Report, ReportBody, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
@@ -63,6 +64,8 @@ export const PARTS = {
   DailyChecks,
   IntervalChange,
   RegistryText,
+  OutcomeReportCounts,
+  ModerationCounts,
   RunRecord,
   JobStatus,
   WindowFigures,

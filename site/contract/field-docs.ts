@@ -1,6 +1,7 @@
 import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from './changes.ts';
 import { CHECK_REASONS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
+import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
 
@@ -371,6 +372,22 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'ServiceDetail.registry_text': d('registry', 'Registry-sourced text, marked as untrusted third-party text; null for reviewed services.'),
   'ServiceDetail.referral_id': d('atlas', 'Only with an API key: a signed token to cite in an outcome report, valid 7 days.'),
+  'ServiceDetail.outcome_reports': d(
+    'computed',
+    `Unverified outcome reports about this service received up to generated_at, counted per reported outcome and moderation state as of generated_at (rule ${MODERATION_RULE} or an operator's decision). Counts only: never a rate or a score, never part of the evidence.`,
+    'reports',
+    'every report received up to generated_at (the publish instant)',
+  ),
+  'OutcomeReportCounts.success': d('computed', 'Reports of success, per moderation state.', 'reports'),
+  'OutcomeReportCounts.failure': d('computed', 'Reports of failure, per moderation state.', 'reports'),
+  'OutcomeReportCounts.unknown': d('computed', 'Reports of an unknown outcome, per moderation state.', 'reports'),
+  'ModerationCounts.accepted': d('computed', 'Reports accepted by the moderation rules or an operator.', 'reports'),
+  'ModerationCounts.pending': d('computed', 'Reports not moderated yet.', 'reports'),
+  'ModerationCounts.rejected': d(
+    'computed',
+    `Reports rejected by the moderation rules or an operator (reasons: ${MODERATION_REASONS.join(', ')}).`,
+    'reports',
+  ),
   'DirectoryResult.rule': d('constant', 'Rule id of the evaluation (listing-criteria/1).'),
   'DirectoryResult.evaluated_at': d(
     'computed',
@@ -682,8 +699,13 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'OutcomeReceipt.id': d('atlas', 'Receipt id of the report.'),
   'OutcomeReceipt.status': d(
     'atlas',
-    'pending_moderation: reports are unverified and moderated, never turned into verified rates or scores.',
+    `pending_moderation on receipt (201); in a repeated report's receipt (200), accepted or rejected once the first report is moderated and a publish has carried the decision, else pending_moderation. Reports are unverified and moderated (rule ${MODERATION_RULE}: the service is tracked at the report's time, a referral is valid and at most 7 days old, not a repeat of the same key's report of the same outcome about the same service within ${MODERATION_LIMITS.duplicateWindowMinutes} minutes, at most ${MODERATION_LIMITS.dailyReportsPerKey} reports per key per UTC day; or an operator's decision), never turned into verified rates or scores.`,
   ),
+  'OutcomeReceipt.moderation_reason': d(
+    'atlas',
+    `Why the report was rejected, one of ${MODERATION_REASONS.join(', ')}; null unless status is rejected.`,
+  ),
+  'OutcomeReceipt.moderated_at': d('atlas', 'When the moderation decision in status was made; null while pending.', 'date-time'),
   'OutcomeReceipt.received_at': d('atlas', 'When the first report with this idempotency_key was received.', 'date-time'),
   'OutcomeReceipt.idempotency_key': d('request', 'The idempotency_key sent.'),
   'OutcomeReceipt.service_id': d('request', 'Service the report is about (from the referral or service_id); null when unknown.'),

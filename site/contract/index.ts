@@ -23,6 +23,7 @@ export * from './changes.ts';
 export * from './roadmap.ts';
 export * from './fields.ts';
 export * from './error.ts';
+export * from './moderation.ts';
 export * from './writes.ts';
 export * from './index-record.ts';
 export * from './manifest.ts';

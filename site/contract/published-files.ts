@@ -5,6 +5,7 @@ import { Fields } from './fields.ts';
 import { Health } from './health.ts';
 import { IndexRecordFile, IndexShards } from './index-record.ts';
 import { Manifest } from './manifest.ts';
+import { ModerationIndex } from './moderation.ts';
 import { Report, ReportList } from './reports.ts';
 import { Roadmap } from './roadmap.ts';
 import { RunLog } from './run-log.ts';
@@ -67,6 +68,7 @@ export const PUBLISHED_JSON_FILES: readonly PublishedJsonKind[] = [
   { kind: 'service', path: new RegExp(`^api/v1/services/${ID}\\.json$`), schema: ServiceDetailFile },
   { kind: 'index-shard', path: /^index\/summaries\/[0-9a-f]+\.json$/, schema: z.array(IndexRecordFile) },
   { kind: 'index-layout', path: /^index\/shards\.json$/, schema: IndexShards },
+  { kind: 'moderation', path: /^index\/moderation\.json$/, schema: ModerationIndex },
   { kind: 'report', path: new RegExp(`^api/v1/reports/${REPORT}\\.json$`), schema: Report },
   { kind: 'reports', path: /^api\/v1\/reports\/index\.json$/, schema: ReportList },
   { kind: 'stats', path: /^api\/v1\/stats\.json$/, schema: Stats },

@@ -58,7 +58,10 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
   'ReportBody.outcome_reports.by_outcome.success': c('Reports of success.', 'reports'),
   'ReportBody.outcome_reports.by_outcome.failure': c('Reports of failure.', 'reports'),
   'ReportBody.outcome_reports.by_outcome.unknown': c('Reports of unknown outcome.', 'reports'),
-  'ReportBody.outcome_reports.by_moderation': c('Outcome reports by moderation state (pending on receipt).', 'reports'),
+  'ReportBody.outcome_reports.by_moderation': c(
+    'Outcome reports received in the week by moderation state (pending, accepted, rejected) as of figures_until; only states with reports appear.',
+    'reports',
+  ),
   'ReportBody.feedback': c('Feedback received.', 'submissions'),
   'ReportBody.feedback.received': c('Feedback submissions received.', 'submissions'),
   'ReportBody.feedback.by_kind': c('Feedback by kind.', 'submissions'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
+import { OutcomeReportCounts } from './moderation.ts';
 import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
 
@@ -93,6 +94,7 @@ export const ServiceDetail = ServiceSummary.extend({
   terms_changes: z.array(TermsChange),
   interval_history: z.array(IntervalChange),
   registry_text: RegistryText.nullable(),
+  outcome_reports: OutcomeReportCounts,
   referral_id: z.string().optional(),
 });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;

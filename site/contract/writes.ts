@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime, FeedbackKind, Outcome, OUTCOME_RECEIPT_STATUS } from './common.ts';
+import { ApiStatus, DateTime, FeedbackKind, Outcome } from './common.ts';
+import { ModerationReason, OUTCOME_RECEIPT_STATUSES } from './moderation.ts';
 
 /** Rate limits stated with a new key (the settings in config `serve.rateLimits`). */
 export const KeyLimits = z.strictObject({
@@ -24,12 +25,16 @@ export type KeyCreated = z.infer<typeof KeyCreated>;
 
 /**
  * 201 (first receipt) or 200 (same idempotency_key again: the first receipt, duplicate true) of
- * POST /api/v1/outcomes. Reports are unverified, moderated, never mixed into evidence.
+ * POST /api/v1/outcomes. Reports are unverified, moderated, never mixed into evidence. The 201 is
+ * always pending_moderation; a 200 says the decision the loaded generation publishes for the report
+ * (index/moderation.json), with the reason of a rejection, else pending_moderation.
  */
 export const OutcomeReceipt = z.strictObject({
   api_status: ApiStatus,
   id: z.string(),
-  status: z.literal(OUTCOME_RECEIPT_STATUS),
+  status: z.enum(OUTCOME_RECEIPT_STATUSES),
+  moderation_reason: ModerationReason.nullable(),
+  moderated_at: DateTime.nullable(),
   received_at: DateTime,
   idempotency_key: z.string(),
   service_id: z.string().nullable(),

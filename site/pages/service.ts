@@ -8,6 +8,7 @@ import { renderCriteria } from './sections/criteria.ts';
 import { renderCharts, renderEvidence } from './sections/evidence.ts';
 import { renderIntervalHistory } from './sections/intervals.ts';
 import { renderOperations, renderRecentChecks } from './sections/checks.ts';
+import { renderOutcomeReports } from './sections/outcomes.ts';
 import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts';
 import { renderTerms } from './sections/terms.ts';
 
@@ -35,6 +36,7 @@ ${renderOperations(d)}
 ${renderRecentChecks(d)}
 ${renderTerms(d)}
 ${renderIntervalHistory(d)}
+${renderOutcomeReports(d)}
 ${renderClaims(d)}
 ${renderRegistry(d)}
 ${renderBadgeEmbed(d, meta)}`;

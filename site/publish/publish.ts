@@ -27,6 +27,7 @@ import { writeDiscovery } from './discovery.ts';
 import { writeFieldsAndOpenApi } from './fields.ts';
 import { writeHeadersFile } from './headers-file.ts';
 import { writeHealth } from './health.ts';
+import { writeModerationIndex } from './moderation.ts';
 import { writeReports } from './reports.ts';
 import { writeRoadmap } from './roadmap.ts';
 import { writeStats, writeStatus } from './stats-status.ts';
@@ -168,6 +169,8 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     await step('fields', () => writeFieldsAndOpenApi(genDir, now));
     const changes = await step('changes', () => writeChanges(store, genDir, now));
     const reports = await step('reports', () => writeReports(store, genDir, now));
+    // What the server says in the receipt of a repeated outcome report.
+    await step('moderation', () => writeModerationIndex(store, genDir, now));
 
     // The pages are part of the product: only an explicit `pages: false` leaves them out.
     await step('discovery', () => writeDiscovery(genDir, { baseUrl, registryName: ctx.config.serve.registryName }));

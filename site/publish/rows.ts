@@ -1,5 +1,6 @@
 import { dailySeriesOver } from '../contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
+import { emptyOutcomeReportCounts, type OutcomeReportCounts } from '../contract/moderation.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -241,6 +242,16 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
   };
 }
 
+/** Counts per outcome and state from the staged rows (sql.ts `outcome_reports_j`); every count present, zero when none. */
+export function outcomeReportsOf(v: unknown): OutcomeReportCounts {
+  const out = emptyOutcomeReportCounts();
+  for (const r of json<Array<{ outcome: string; state: string; n: number }>>(v, [])) {
+    const byState = out[r.outcome as keyof OutcomeReportCounts] as Record<string, number> | undefined;
+    if (byState && r.state in byState) byState[r.state] = Number(r.n);
+  }
+  return out;
+}
+
 /**
  * The single-service file without its render-instant members (site/contract/service-file.ts adds
  * them): a function of the row and the day list only, so a service whose inputs did not change
@@ -276,5 +287,6 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
           description: str(r.description),
         }
       : null,
+    outcome_reports: outcomeReportsOf(r.outcome_reports_j),
   };
 }

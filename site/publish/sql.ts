@@ -6,7 +6,8 @@ import type { DuckDBValue } from '@duckdb/node-api';
  * it stages the per-service parts once into temp tables keyed and sorted by the service's ordinal
  * (position by index shard, then id), then reads them in ordinal-range batches (zonemaps make each range read cheap).
  *
- * Inputs: services, operations, checks, payment_terms, interval_changes (001) and compute's outputs
+ * Inputs: services, operations, checks, payment_terms, interval_changes, outcomes (001),
+ * outcome_moderation (051) and compute's outputs
  * evidence, terms_summary, terms_changes, service_derived (030) and view directory_current
  * (pipeline/store/rules.sql). A service that compute has not reached yet (no evidence /
  * service_derived row) gets neutral values (no price, no networks: those are compute's rule) and the
@@ -86,7 +87,10 @@ SELECT
   -- hourly and is the generation's (site/contract/directory-evaluated.ts), so it is neither staged
   -- nor fingerprinted.
   dc.scope AS directory_scope, ${iso("CASE WHEN dc.scope = 'changed' THEN dc.evaluated_at END")} AS directory_evaluated_at,
-  dc.criteria::VARCHAR AS criteria
+  dc.criteria::VARCHAR AS criteria,
+  -- Outcome reports per outcome and moderation state at the publish instant (macro
+  -- atlas_outcome_counts): in the summary row, so a moderation decision changes the fingerprint.
+  orc.j AS outcome_reports_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -95,7 +99,9 @@ LEFT JOIN atlas_provider_endpoints h ON h.host = s.host
 LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
-LEFT JOIN directory_current dc ON dc.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+LEFT JOIN directory_current dc ON dc.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 'n': n} ORDER BY outcome, state))::VARCHAR AS j
+           FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, shard, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, shardBits: number): Statement => ({

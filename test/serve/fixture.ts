@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ChangeRecord } from '../../site/contract/changes.ts';
 import { SERVICE_TIERS, SERVICE_TYPES, type ServiceTier, type ServiceType } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
+import { emptyOutcomeReportCounts } from '../../site/contract/moderation.ts';
 import { ReportList } from '../../site/contract/reports.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { Stats } from '../../site/contract/stats.ts';
@@ -178,6 +179,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
   const detail: ServiceDetail = {
     ...summary,
     api_status: 'preview',
+    outcome_reports: emptyOutcomeReportCounts(),
     generated_at: now.toISOString(),
     data_as_of: now.toISOString(),
     description: null,

@@ -1,4 +1,10 @@
-import { ServiceDetail as ServiceDetailSchema, Status as StatusSchema, Stats as StatsSchema, NOTES } from '../../../site/contract/index.ts';
+import {
+  ServiceDetail as ServiceDetailSchema,
+  Status as StatusSchema,
+  Stats as StatsSchema,
+  NOTES,
+  emptyOutcomeReportCounts,
+} from '../../../site/contract/index.ts';
 import type { ServiceDetail, ServiceList, ServiceSummary, Stats, Status } from '../../../site/contract/index.ts';
 import type { ReportView } from '../../../site/pages/index.ts';
 
@@ -22,6 +28,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
   const d: ServiceDetail = {
     description: HOSTILE,
     api_status: 'preview',
+    outcome_reports: emptyOutcomeReportCounts(),
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
     id: 'cand_0123456789abcdef0123',
@@ -243,6 +250,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     terms_changes: _tc,
     interval_history: _ih,
     registry_text: _rt,
+    outcome_reports: _or,
     referral_id: _ref,
     ...summary
   } = d;

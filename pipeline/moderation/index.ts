@@ -1,0 +1,3 @@
+export * from './rules.ts';
+export * from './run.ts';
+export * from './operator.ts';
