@@ -1,15 +1,16 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordActivity } from '../../../pipeline/ingest/activity.ts';
 import { type DiscoveredRecord, ingestListings, mergeDiscovered } from '../../../pipeline/ingest/index.ts';
 import { computeWeekFigures, freezeWeek } from '../../../pipeline/reports/index.ts';
-import { withStore } from '../../../pipeline/store/index.ts';
+import { MIGRATIONS_DIR, migrate, openStore, withStore } from '../../../pipeline/store/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { formatMismatch, verifyGeneration } from '../../../pipeline/verify/index.ts';
 import { ReportBody } from '../../../site/contract/index.ts';
 import { publish } from '../../../site/publish/index.ts';
-import { makeContext, testClock } from '../../helpers/context.ts';
-import { at, insertCheckSeries, type ListingOp, writeListingFile } from './fixtures.ts';
+import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
+import { addDiscovered, addReviewed, at, insertCheckSeries, type ListingOp, writeListingFile } from './fixtures.ts';
 import { computeAt, evidenceAt, withDb } from './helpers.ts';
 
 /**
@@ -220,6 +221,33 @@ describe('activity periods', () => {
       expect(await frozen(2)).toEqual({ reviewed: { ran: 24 + 168 + 168 + 6, missed: 0 }, x402: { ran: 1 + 3, missed: 0 } });
       expect(await frozen(3)).toEqual({ reviewed: { ran: 168 * 3 + 7, missed: 0 }, x402: { ran: 5, missed: 2 } });
 
+      // the state at any instant, for researchers: one query
+      const asOf = async (t: string, k: string) => {
+        const rows = await store.all<Record<string, unknown>>(
+          `SELECT listed, active, enabled, declared_interval_hours, interval_hours, in_force FROM atlas_activity_as_of($1::TIMESTAMP)
+           WHERE service_id || '/' || operation = $2`,
+          [t, k],
+        );
+        return rows.map((r) => ({
+          ...r,
+          declared_interval_hours: r.declared_interval_hours ?? null,
+          interval_hours: Number(r.interval_hours),
+        }));
+      };
+      const state = (listed: boolean, active: boolean, enabled: boolean, declared: number | null, hours: number) => [
+        { listed, active, enabled, declared_interval_hours: declared, interval_hours: hours, in_force: listed && active && enabled },
+      ];
+      expect(await asOf(d(9, 23), 'svc_pause/primary')).toEqual(state(true, true, true, 1, 1));
+      expect(await asOf(d(10), 'svc_pause/primary')).toEqual(state(true, false, false, 1, 1));
+      expect(await asOf(d(20), 'svc_pause/primary')).toEqual(state(true, true, true, 1, 1));
+      expect(await asOf(d(4), 'svc_flag/primary')).toEqual(state(true, false, false, 1, 1));
+      expect(await asOf(d(13), 'svc_ops/search')).toEqual(state(true, true, false, 1, 1));
+      expect(await asOf(d(16), 'svc_ops/search')).toEqual(state(true, true, true, 24, 24));
+      expect(await asOf(d(9), `${CAND}/primary`)).toEqual(state(false, true, true, null, 24));
+      expect(await asOf(d(19), `${CAND}/primary`)).toEqual(state(true, true, true, null, 24));
+      // nothing existed before the first listing's approval
+      expect(await asOf(at(DAY0, -1), 'svc_pause/primary')).toEqual([]);
+
       // `atlas verify` over a published tree recomputes every figure equal (evidence and reports)
       const ctx = makeContext(dir, { clock });
       await publish(ctx, store, { pages: false });
@@ -228,5 +256,65 @@ describe('activity periods', () => {
       expect(v.mismatches.map(formatMismatch)).toEqual([]);
       expect(v.checked.reports).toBe(4);
     });
+  });
+
+  it('a database from before activity periods is back-filled by migration 005; ingest then records changes only', async () => {
+    const t = tempDir('atlas-activity-');
+    const store = await openStore(join(t.dir, 'atlas.duckdb'));
+    try {
+      // the tables as the older code created them (no rules yet: they need the new tables)
+      await store.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)');
+      for (const name of [
+        '001_core',
+        '002_operation_monitoring_since',
+        '003_operation_declared_interval',
+        '004_bounded_history',
+        '030_compute',
+      ]) {
+        await store.run(readFileSync(join(MIGRATIONS_DIR, `${name}.sql`), 'utf8'));
+        await store.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [Number(name.slice(0, 3)), name]);
+      }
+      // an inactive listing (no record of when it stopped), and a discovered service whose registry
+      // delisted it on day 5 and listed it again on day 9 (a repeated event on day 10 changes nothing)
+      await addReviewed(store, { id: 'svc_old', monitoring_since: DAY0, active: false }, {});
+      await store.run(`UPDATE operations SET enabled = false WHERE service_id = 'svc_old'`);
+      await addDiscovered(store, { id: 'cand_old', monitoring_since: DAY0, first_seen_at: DAY0 });
+      for (const [day, listed, reason] of [
+        [0, true, 'first_seen'],
+        [5, false, 'missing_from_sweep'],
+        [9, true, 'relisted'],
+        [10, true, 'relisted'],
+      ] as const)
+        await store.run(`INSERT INTO listing_events VALUES ('cand_old', $1::TIMESTAMP, $2, 'test', $3)`, [d(day), listed, reason]);
+
+      await migrate(store, new Date(d(20)));
+      const rows = await store.all<{ service_id: string; since: string; listed: boolean; active: boolean }>(
+        `SELECT service_id, atlas_iso(since) AS since, listed, active FROM service_activity ORDER BY service_id, since`,
+      );
+      expect(rows).toEqual([
+        { service_id: 'cand_old', since: d(0), listed: true, active: true },
+        { service_id: 'cand_old', since: d(5), listed: false, active: true },
+        { service_id: 'cand_old', since: d(9), listed: true, active: true },
+        { service_id: 'svc_old', since: d(0), listed: true, active: false },
+      ]);
+      expect(
+        await store.all(`SELECT service_id, operation, atlas_iso(since) AS since, enabled FROM operation_activity ORDER BY 1, 2`),
+      ).toEqual([
+        { service_id: 'cand_old', operation: 'primary', since: d(0), enabled: true },
+        { service_id: 'svc_old', operation: 'primary', since: d(0), enabled: false },
+      ]);
+      expect(await expectedOf(store, d(0), d(20))).toEqual({ 'cand_old/primary': 5 + 11, 'svc_old/primary': 0 });
+
+      // nothing changed: nothing written; a reactivation: one row each, from then on
+      expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 0, operations: 0 });
+      await store.run(`UPDATE services SET active = true WHERE id = 'svc_old'`);
+      await store.run(`UPDATE operations SET enabled = true WHERE service_id = 'svc_old'`);
+      expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 1, operations: 1 });
+      expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 0, operations: 0 });
+      expect(await expectedOf(store, d(0), d(30))).toEqual({ 'cand_old/primary': 5 + 21, 'svc_old/primary': 240 });
+    } finally {
+      store.close();
+      t.cleanup();
+    }
   });
 });
