@@ -12,7 +12,12 @@
 --                                                                                   evaluates the same rule in
 --                                                                                   site/contract/freshness.ts (tested equal)
 -- operations counted in evidence          atlas_counted_operations                 expected checks
+-- activity periods (listed, active,       atlas_activity_stretches(hi)             expected checks, checks that
+--   enabled over time)                                                              ran while inactive
+-- state at an instant (listed, active,    atlas_activity_as_of(t)                  researchers (`atlas sql`)
+--   enabled, intervals)
 -- expected checks (per operation)         atlas_expected_checks(lo, hi)            evidence_30d, weekly reports
+-- checks that ran while inactive          atlas_inactive_checks(lo, hi)            missed checks
 -- missed checks                           atlas_missed(expected, ran)              evidence_30d, weekly reports
 -- pass rate                               atlas_pass_rate(passed, ran)             evidence_30d, weekly reports
 -- report window [lo, hi)                 atlas_in_window(t, lo, hi)               weekly reports

@@ -255,6 +255,18 @@ describe('activity periods', () => {
       const v = await withStore(ctx.paths.db, (s) => verifyGeneration(s, join(dir, 'public')), { readOnly: true });
       expect(v.mismatches.map(formatMismatch)).toEqual([]);
       expect(v.checked.reports).toBe(4);
+
+      // a day later svc_pause's listing is removed again: the published tree of day 30 still verifies,
+      // its directory criteria and evidence replayed on the state of their own instant
+      clock.set(d(31));
+      rmSync(join(dir, 'listings', 'pause.json'));
+      await withStore(ctx.paths.db, (s) => ingestListings(ctx, s, join(dir, 'listings')));
+      const later = await withStore(ctx.paths.db, (s) => verifyGeneration(s, join(dir, 'public')), { readOnly: true });
+      expect(later.mismatches.map(formatMismatch)).toEqual([]);
+      const [now] = await withStore(ctx.paths.db, (s) => s.all<{ active: boolean }>(`SELECT active FROM services WHERE id = 'svc_pause'`), {
+        readOnly: true,
+      });
+      expect(now?.active).toBe(false);
     });
   });
 
