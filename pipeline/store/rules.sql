@@ -109,41 +109,61 @@ WHERE s.tier = 'reviewed' OR o.is_primary;
 -- row, that first row's state; with no row at all (rows written by older code or directly by
 -- tests), the state in `services` / `operations` now, for all time.
 CREATE OR REPLACE MACRO atlas_activity_stretches(hi) AS TABLE
-WITH ops AS (SELECT service_id, operation, monitoring_since FROM atlas_counted_operations),
-sa AS (SELECT service_id, since, listed, active FROM service_activity WHERE since <= hi),
-oa AS (SELECT service_id, operation, since, enabled FROM operation_activity WHERE since <= hi),
-sa_first AS (SELECT service_id, arg_min(listed, since) AS listed, arg_min(active, since) AS active FROM sa GROUP BY service_id),
-oa_first AS (SELECT service_id, operation, arg_min(enabled, since) AS enabled FROM oa GROUP BY service_id, operation),
-points AS (
-  SELECT service_id, operation, monitoring_since AS point_at FROM ops
-  UNION
-  SELECT o.service_id, o.operation, a.since FROM ops o JOIN sa a ON a.service_id = o.service_id WHERE a.since > o.monitoring_since
-  UNION
-  SELECT o.service_id, o.operation, a.since FROM ops o JOIN oa a ON a.service_id = o.service_id AND a.operation = o.operation
-  WHERE a.since > o.monitoring_since
+WITH ops AS (
+  SELECT c.service_id, c.operation, c.monitoring_since, s.listed AND s.active AS service_now, c.enabled AS operation_now
+  FROM atlas_counted_operations c JOIN services s ON s.id = c.service_id
 ),
+sa AS (SELECT service_id, since, listed AND active AS service_on FROM service_activity WHERE since <= hi),
+oa AS (SELECT service_id, operation, since, enabled AS operation_on FROM operation_activity WHERE since <= hi),
+sa_n AS (SELECT service_id, count(*) AS n, any_value(service_on) AS service_on FROM sa GROUP BY service_id),
+oa_n AS (SELECT service_id, operation, count(*) AS n, any_value(operation_on) AS operation_on FROM oa GROUP BY service_id, operation),
+-- most operations never changed (at most one row each for them and their service): one stretch
+classed AS (
+  SELECT o.*, coalesce(sn.n, 0) <= 1 AND coalesce(opn.n, 0) <= 1 AS steady,
+    coalesce(sn.service_on, o.service_now) AND coalesce(opn.operation_on, o.operation_now) AS steady_active
+  FROM ops o
+  LEFT JOIN sa_n sn ON sn.service_id = o.service_id
+  LEFT JOIN oa_n opn ON opn.service_id = o.service_id AND opn.operation = o.operation
+),
+changing AS (SELECT * FROM classed WHERE NOT steady),
+-- the others: every transition of the operation or its service, and its start of monitoring (kind 0)
+ev AS (
+  SELECT service_id, operation, monitoring_since AS t, 0 AS kind, NULL::BOOLEAN AS service_on, NULL::BOOLEAN AS operation_on FROM changing
+  UNION ALL
+  SELECT o.service_id, o.operation, a.since, 1, a.service_on, NULL FROM changing o JOIN sa a ON a.service_id = o.service_id
+  UNION ALL
+  SELECT o.service_id, o.operation, a.since, 2, NULL, a.operation_on
+  FROM changing o JOIN oa a ON a.service_id = o.service_id AND a.operation = o.operation
+),
+-- the state after each event: the latest service and operation rows so far, else the first ones,
+-- else the state now; an event before the start of monitoring is dated at it
 states AS (
-  SELECT p.service_id, p.operation, p.point_at,
-    coalesce(sv.listed, sf.listed, s.listed) AND coalesce(sv.active, sf.active, s.active)
-      AND coalesce(op.enabled, ofi.enabled, o.enabled) AS active
-  FROM points p
-  ASOF LEFT JOIN sa sv ON sv.service_id = p.service_id AND sv.since <= p.point_at
-  ASOF LEFT JOIN oa op ON op.service_id = p.service_id AND op.operation = p.operation AND op.since <= p.point_at
-  LEFT JOIN sa_first sf ON sf.service_id = p.service_id
-  LEFT JOIN oa_first ofi ON ofi.service_id = p.service_id AND ofi.operation = p.operation
-  JOIN services s ON s.id = p.service_id
-  JOIN operations o ON o.service_id = p.service_id AND o.id = p.operation
+  SELECT e.service_id, e.operation, greatest(e.t, o.monitoring_since) AS at_t,
+    row_number() OVER w AS pos,
+    coalesce(last_value(e.service_on IGNORE NULLS) OVER w, first_value(e.service_on IGNORE NULLS) OVER whole, o.service_now)
+      AND coalesce(last_value(e.operation_on IGNORE NULLS) OVER w, first_value(e.operation_on IGNORE NULLS) OVER whole, o.operation_now)
+      AS active
+  FROM ev e JOIN changing o ON o.service_id = e.service_id AND o.operation = e.operation
+  WINDOW w AS (PARTITION BY e.service_id, e.operation ORDER BY e.t, e.kind ROWS UNBOUNDED PRECEDING),
+    whole AS (PARTITION BY e.service_id, e.operation ORDER BY e.t, e.kind ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+),
+-- one state per instant: the one after every event at that instant
+points AS (
+  SELECT service_id, operation, at_t, active FROM states
+  QUALIFY row_number() OVER (PARTITION BY service_id, operation, at_t ORDER BY pos DESC) = 1
 ),
 islands AS (
-  SELECT *, sum(starts::INTEGER) OVER (PARTITION BY service_id, operation ORDER BY point_at ROWS UNBOUNDED PRECEDING) AS island
-  FROM (SELECT *, lag(active) OVER (PARTITION BY service_id, operation ORDER BY point_at) IS DISTINCT FROM active AS starts FROM states)
+  SELECT *, sum(starts::INTEGER) OVER (PARTITION BY service_id, operation ORDER BY at_t ROWS UNBOUNDED PRECEDING) AS island
+  FROM (SELECT *, lag(active) OVER (PARTITION BY service_id, operation ORDER BY at_t) IS DISTINCT FROM active AS starts FROM points)
 ),
 stretches AS (
-  SELECT service_id, operation, island, min(point_at) AS start_at, any_value(active) AS active FROM islands GROUP BY ALL
+  SELECT service_id, operation, island, min(at_t) AS start_at, any_value(active) AS active FROM islands GROUP BY ALL
 )
 SELECT service_id, operation, start_at,
   lead(start_at) OVER (PARTITION BY service_id, operation ORDER BY start_at) AS end_at, active
-FROM stretches;
+FROM stretches
+UNION ALL
+SELECT service_id, operation, monitoring_since, NULL::TIMESTAMP, steady_active FROM classed WHERE steady;
 
 -- Rule: expected checks per counted operation in the window [lo, hi]. For each stretch with one
 -- interval in force (history in interval_changes, changes up to hi; before the first recorded change,

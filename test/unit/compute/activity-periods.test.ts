@@ -11,7 +11,7 @@ import { ReportBody } from '../../../site/contract/index.ts';
 import { publish } from '../../../site/publish/index.ts';
 import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
 import { addDiscovered, addReviewed, at, insertCheckSeries, type ListingOp, writeListingFile } from './fixtures.ts';
-import { computeAt, evidenceAt, withDb } from './helpers.ts';
+import { computeAt, viewAt, withDb } from './helpers.ts';
 
 /**
  * Activity periods (migration 005, rules.sql atlas_activity_stretches): a listing deactivated and
@@ -77,12 +77,12 @@ interface Fig {
 }
 
 async function evidenceFigures(store: Store, iso: string): Promise<Record<string, Fig>> {
-  const out: Record<string, Fig> = {};
-  for (const id of ['svc_pause', 'svc_flag', 'svc_ops', CAND]) {
-    const e = await evidenceAt(store, iso, id);
-    out[id] = { checks: Number(e.checks_30d), missed: Number(e.missed_30d) };
-  }
-  return out;
+  const rows = await viewAt<{ id: string; checks: number; missed: number }>(
+    store,
+    iso,
+    'SELECT service_id AS id, checks_30d AS checks, missed_30d AS missed FROM evidence_30d',
+  );
+  return Object.fromEntries(rows.map((r) => [r.id, { checks: Number(r.checks), missed: Number(r.missed) }]));
 }
 
 async function expectedOf(store: Store, lo: string, hi: string): Promise<Record<string, number>> {
@@ -268,7 +268,7 @@ describe('activity periods', () => {
       });
       expect(now?.active).toBe(false);
     });
-  });
+  }, 240_000);
 
   it('a database from before activity periods is back-filled by migration 005; ingest then records changes only', async () => {
     const t = tempDir('atlas-activity-');
