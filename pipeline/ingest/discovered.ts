@@ -1,5 +1,6 @@
 import { type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
+import { recordActivity } from './activity.ts';
 
 /**
  * Merging one registry sweep into the database, set-based (row-by-row inserts are slow in DuckDB;
@@ -249,6 +250,9 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
       [registry, protocol, now],
     );
   }
+
+  // Listing and delisting start and end activity periods (migration 005); a new service starts its first.
+  await recordActivity(store, now, 'registry');
 
   await store.run('DROP TABLE IF EXISTS ingest_new');
   await store.run('DROP TABLE IF EXISTS ingest_stage');

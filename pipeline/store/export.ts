@@ -41,6 +41,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'payment_terms', orderBy: 'service_id, operation, slot' },
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
+  { table: 'service_activity', orderBy: 'service_id, since' },
+  { table: 'operation_activity', orderBy: 'service_id, operation, since' },
   { table: 'runs', orderBy: 'started_at, id' },
   { table: 'directory', orderBy: 'since, service_id' },
   { table: 'directory_evaluations', orderBy: 'evaluated_at, scope' },

@@ -12,7 +12,12 @@
 --                                                                                   evaluates the same rule in
 --                                                                                   site/contract/freshness.ts (tested equal)
 -- operations counted in evidence          atlas_counted_operations                 expected checks
+-- activity periods (listed, active,       atlas_activity_stretches(hi)             expected checks, checks that
+--   enabled over time)                                                              ran while inactive
+-- state at an instant (listed, active,    atlas_activity_as_of(t)                  researchers (`atlas sql`)
+--   enabled, intervals)
 -- expected checks (per operation)         atlas_expected_checks(lo, hi)            evidence_30d, weekly reports
+-- checks that ran while inactive          atlas_inactive_checks(lo, hi)            missed checks
 -- missed checks                           atlas_missed(expected, ran)              evidence_30d, weekly reports
 -- pass rate                               atlas_pass_rate(passed, ran)             evidence_30d, weekly reports
 -- report window [lo, hi)                 atlas_in_window(t, lo, hi)               weekly reports
@@ -95,13 +100,84 @@ SELECT o.service_id, o.id AS operation, o.is_primary, o.enabled, o.interval_hour
 FROM operations o JOIN services s ON s.id = o.service_id
 WHERE s.tier = 'reviewed' OR o.is_primary;
 
+-- Rule: activity periods. An operation is active while its service is listed and active and the
+-- operation is enabled (a reviewed service is always listed, a discovered one always active, so one
+-- test covers both tiers: reviewed → the listing is active, discovered → its registry lists it).
+-- The states are kept as transitions (migration 005: service_activity, operation_activity; a row
+-- holds the state from its `since` until the next row). One row per stretch of equal activity of
+-- each counted operation, from its monitoring_since, with the transitions dated up to hi:
+--   start_at, end_at  the stretch [start_at, end_at); end_at null: still running at hi
+--   active            listed AND active AND enabled over the stretch
+-- The state at an instant is the latest row at or before it; before a service's (operation's) first
+-- row, that first row's state; with no row at all (rows written by older code or directly by
+-- tests), the state in `services` / `operations` now, for all time.
+CREATE OR REPLACE MACRO atlas_activity_stretches(hi) AS TABLE
+WITH ops AS (
+  SELECT c.service_id, c.operation, c.monitoring_since, s.listed AND s.active AS service_now, c.enabled AS operation_now
+  FROM atlas_counted_operations c JOIN services s ON s.id = c.service_id
+),
+sa AS (SELECT service_id, since, listed AND active AS service_on FROM service_activity WHERE since <= hi),
+oa AS (SELECT service_id, operation, since, enabled AS operation_on FROM operation_activity WHERE since <= hi),
+sa_n AS (SELECT service_id, count(*) AS n, any_value(service_on) AS service_on FROM sa GROUP BY service_id),
+oa_n AS (SELECT service_id, operation, count(*) AS n, any_value(operation_on) AS operation_on FROM oa GROUP BY service_id, operation),
+-- most operations never changed (at most one row each for them and their service): one stretch
+classed AS (
+  SELECT o.*, coalesce(sn.n, 0) <= 1 AND coalesce(opn.n, 0) <= 1 AS steady,
+    coalesce(sn.service_on, o.service_now) AND coalesce(opn.operation_on, o.operation_now) AS steady_active
+  FROM ops o
+  LEFT JOIN sa_n sn ON sn.service_id = o.service_id
+  LEFT JOIN oa_n opn ON opn.service_id = o.service_id AND opn.operation = o.operation
+),
+changing AS (SELECT * FROM classed WHERE NOT steady),
+-- the others: every transition of the operation or its service, and its start of monitoring (kind 0)
+ev AS (
+  SELECT service_id, operation, monitoring_since AS t, 0 AS kind, NULL::BOOLEAN AS service_on, NULL::BOOLEAN AS operation_on FROM changing
+  UNION ALL
+  SELECT o.service_id, o.operation, a.since, 1, a.service_on, NULL FROM changing o JOIN sa a ON a.service_id = o.service_id
+  UNION ALL
+  SELECT o.service_id, o.operation, a.since, 2, NULL, a.operation_on
+  FROM changing o JOIN oa a ON a.service_id = o.service_id AND a.operation = o.operation
+),
+-- the state after each event: the latest service and operation rows so far, else the first ones,
+-- else the state now; an event before the start of monitoring is dated at it
+states AS (
+  SELECT e.service_id, e.operation, greatest(e.t, o.monitoring_since) AS at_t,
+    row_number() OVER w AS pos,
+    coalesce(last_value(e.service_on IGNORE NULLS) OVER w, first_value(e.service_on IGNORE NULLS) OVER whole, o.service_now)
+      AND coalesce(last_value(e.operation_on IGNORE NULLS) OVER w, first_value(e.operation_on IGNORE NULLS) OVER whole, o.operation_now)
+      AS active
+  FROM ev e JOIN changing o ON o.service_id = e.service_id AND o.operation = e.operation
+  WINDOW w AS (PARTITION BY e.service_id, e.operation ORDER BY e.t, e.kind ROWS UNBOUNDED PRECEDING),
+    whole AS (PARTITION BY e.service_id, e.operation ORDER BY e.t, e.kind ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+),
+-- one state per instant: the one after every event at that instant
+points AS (
+  SELECT service_id, operation, at_t, active FROM states
+  QUALIFY row_number() OVER (PARTITION BY service_id, operation, at_t ORDER BY pos DESC) = 1
+),
+islands AS (
+  SELECT *, sum(starts::INTEGER) OVER (PARTITION BY service_id, operation ORDER BY at_t ROWS UNBOUNDED PRECEDING) AS island
+  FROM (SELECT *, lag(active) OVER (PARTITION BY service_id, operation ORDER BY at_t) IS DISTINCT FROM active AS starts FROM points)
+),
+stretches AS (
+  SELECT service_id, operation, island, min(at_t) AS start_at, any_value(active) AS active FROM islands GROUP BY ALL
+)
+SELECT service_id, operation, start_at,
+  lead(start_at) OVER (PARTITION BY service_id, operation ORDER BY start_at) AS end_at, active
+FROM stretches
+UNION ALL
+SELECT service_id, operation, monitoring_since, NULL::TIMESTAMP, steady_active FROM classed WHERE steady;
+
 -- Rule: expected checks per counted operation in the window [lo, hi]. For each stretch with one
 -- interval in force (history in interval_changes, changes up to hi; before the first recorded change,
 -- the interval it changed from, else the first recorded interval, else the interval in force now; from
--- the operation's monitoring_since), expected = floor(length of the stretch clipped to the window and
--- to the operation's monitoring period / interval), summed over the stretches. An operation expects
--- nothing before it was monitored (atlas_counted_operations.monitoring_since: an operation added to
--- a listing later starts then, not at the listing's approval). Disabled operations expect nothing.
+-- the operation's monitoring_since) and each active stretch (atlas_activity_stretches(hi)), expected =
+-- floor(length of the two stretches' overlap clipped to the window and to the operation's monitoring
+-- period / interval), summed. An operation expects nothing before it was monitored
+-- (atlas_counted_operations.monitoring_since: an operation added to a listing later starts then, not
+-- at the listing's approval), nor while it was inactive (a listing deactivated, a service delisted by
+-- its registry, an operation disabled), and the periods on either side of an inactive one are counted
+-- apart. An operation active throughout has one active stretch: the sum over the interval stretches.
 CREATE OR REPLACE MACRO atlas_expected_checks(lo, hi) AS TABLE
 WITH ops AS (SELECT * FROM atlas_counted_operations),
 ic AS (
@@ -119,14 +195,71 @@ stretches AS (
   -- before the first recorded change (or with no history at all)
   SELECT o.service_id, o.operation, o.monitoring_since, f.changed_at, coalesce(f.from_hours, f.to_hours, o.interval_hours)
   FROM ops o LEFT JOIN ic f ON f.service_id = o.service_id AND f.operation = o.operation AND f.rn = 1
-)
+),
+act AS (SELECT * FROM atlas_activity_stretches(hi) WHERE active)
 SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.pass_rule,
-  coalesce(sum(CASE WHEN o.enabled AND st.hours > 0 THEN
-    greatest(0, epoch_us(least(coalesce(st.end_at, hi), hi)) - epoch_us(greatest(st.start_at, o.monitoring_since, lo)))
+  coalesce(sum(CASE WHEN a.service_id IS NOT NULL AND st.hours > 0 THEN
+    greatest(0, epoch_us(least(coalesce(st.end_at, hi), coalesce(a.end_at, hi), hi))
+      - epoch_us(greatest(st.start_at, a.start_at, o.monitoring_since, lo)))
       // (st.hours * 3600000000)
   ELSE 0 END), 0)::BIGINT AS expected
 FROM ops o JOIN stretches st ON st.service_id = o.service_id AND st.operation = o.operation
+LEFT JOIN act a ON a.service_id = o.service_id AND a.operation = o.operation
 GROUP BY ALL;
+
+-- Researchers: every operation's state at instant t, from the transitions (one row per operation
+-- that existed at t: its start of monitoring at or before t):
+--   listed, active          of its service (services.listed / services.active as they were at t)
+--   enabled, declared_interval_hours   of the operation as they were at t
+--   interval_hours          the interval in force at t (interval_changes: the latest change at or
+--                           before t, a recorded change winning over a first interval at the same
+--                           instant; before the first change, the interval it changed from)
+--   counted                 it counts in evidence (atlas_counted_operations)
+--   in_force                counted and active at t: listed AND active AND enabled
+-- The state before a service's (operation's) first row is that row's, and with no row at all the
+-- state now (as atlas_activity_stretches reads them).
+CREATE OR REPLACE MACRO atlas_activity_as_of(t) AS TABLE
+WITH ops AS (
+  SELECT o.service_id, o.id AS operation, s.tier, o.is_primary, o.interval_hours, o.enabled, o.declared_interval_hours,
+    s.listed, s.active, greatest(s.monitoring_since, coalesce(o.monitoring_since, s.monitoring_since)) AS monitoring_since
+  FROM operations o JOIN services s ON s.id = o.service_id
+),
+sa AS (
+  SELECT service_id, arg_max(listed, since) FILTER (WHERE since <= t) AS listed, arg_max(active, since) FILTER (WHERE since <= t) AS active,
+    arg_min(listed, since) AS first_listed, arg_min(active, since) AS first_active
+  FROM service_activity GROUP BY service_id
+),
+oa AS (
+  SELECT service_id, operation, bool_or(since <= t) AS any_at,
+    arg_max(enabled, since) FILTER (WHERE since <= t) AS enabled,
+    arg_max(declared_interval_hours, since) FILTER (WHERE since <= t) AS declared,
+    arg_min(enabled, since) AS first_enabled, arg_min(declared_interval_hours, since) AS first_declared
+  FROM operation_activity GROUP BY service_id, operation
+),
+ih AS (
+  SELECT service_id, operation,
+    arg_max(to_hours, epoch_us(changed_at) * 2 + (from_hours IS NOT NULL)::INTEGER) FILTER (WHERE changed_at <= t) AS hours,
+    arg_min(coalesce(from_hours, to_hours), epoch_us(changed_at) * 2 + (from_hours IS NOT NULL)::INTEGER) AS first_hours
+  FROM interval_changes GROUP BY service_id, operation
+),
+state AS (
+  SELECT o.service_id, o.operation, o.tier,
+    coalesce(sa.listed, sa.first_listed, o.listed) AS listed,
+    coalesce(sa.active, sa.first_active, o.active) AS active,
+    coalesce(oa.enabled, oa.first_enabled, o.enabled) AS enabled,
+    CASE WHEN oa.any_at THEN oa.declared WHEN oa.service_id IS NOT NULL THEN oa.first_declared ELSE o.declared_interval_hours END
+      AS declared_interval_hours,
+    coalesce(ih.hours, ih.first_hours, o.interval_hours) AS interval_hours,
+    (o.tier = 'reviewed' OR o.is_primary) AS counted
+  FROM ops o
+  LEFT JOIN sa ON sa.service_id = o.service_id
+  LEFT JOIN oa ON oa.service_id = o.service_id AND oa.operation = o.operation
+  LEFT JOIN ih ON ih.service_id = o.service_id AND ih.operation = o.operation
+  WHERE o.monitoring_since <= t
+)
+SELECT service_id, operation, tier, listed, active, enabled, declared_interval_hours, interval_hours, counted,
+  counted AND listed AND active AND enabled AS in_force
+FROM state;
 
 -- Rule: pass rate = passed / ran, null when nothing ran (missed checks never enter it).
 CREATE OR REPLACE MACRO atlas_pass_rate(passed, ran) AS CASE WHEN coalesce(ran, 0) > 0 THEN passed / ran END::DOUBLE;
@@ -159,8 +292,23 @@ CREATE OR REPLACE VIEW checks_all AS SELECT * FROM checks;
 CREATE OR REPLACE MACRO atlas_window_checks(lo, hi) AS TABLE
 SELECT * FROM checks_all c WHERE atlas_in_window(c.checked_at, lo, hi);
 
+-- Rule: checks that ran while their operation was inactive (atlas_activity_stretches(hi), active
+-- false), per operation, in the window lo <= checked_at < hi (live or archived: checks_all). They
+-- stay checks that ran (checks_30d, a report's ran), but they fill no expected check: missed checks
+-- compare the expected checks of the active periods with the checks that ran in them. (Only a
+-- discovered service delisted by its registry is still probed, monthly, while inactive.)
+CREATE OR REPLACE MACRO atlas_inactive_checks(lo, hi) AS TABLE
+SELECT c.service_id, c.operation, count(*) AS ran
+FROM checks_all c
+JOIN atlas_activity_stretches(hi) a
+  ON a.service_id = c.service_id AND a.operation = c.operation AND NOT a.active
+  AND c.checked_at >= a.start_at AND (a.end_at IS NULL OR c.checked_at < a.end_at)
+WHERE atlas_in_window(c.checked_at, lo, hi)
+GROUP BY ALL;
+
 -- Checks of every counted operation in a report window [lo, hi): ran and passed
--- (atlas_window_checks), expected and missed as above.
+-- (atlas_window_checks), expected as above, missed = expected minus the checks that ran while the
+-- operation was active (atlas_inactive_checks).
 CREATE OR REPLACE MACRO atlas_operation_checks(lo, hi) AS TABLE
 WITH ran AS (
   SELECT c.service_id, c.operation, count(*) AS ran, count(*) FILTER (WHERE c.passed) AS passed
@@ -169,9 +317,10 @@ WITH ran AS (
 )
 SELECT e.service_id, e.operation, e.is_primary, e.enabled, e.pass_rule, e.expected,
   coalesce(r.ran, 0)::BIGINT AS ran, coalesce(r.passed, 0)::BIGINT AS passed,
-  atlas_missed(e.expected, r.ran)::BIGINT AS missed
+  atlas_missed(e.expected, coalesce(r.ran, 0) - coalesce(i.ran, 0))::BIGINT AS missed
 FROM atlas_expected_checks(lo, hi) e
-LEFT JOIN ran r ON r.service_id = e.service_id AND r.operation = e.operation;
+LEFT JOIN ran r ON r.service_id = e.service_id AND r.operation = e.operation
+LEFT JOIN atlas_inactive_checks(lo, hi) i ON i.service_id = e.service_id AND i.operation = e.operation;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Per-operation figures from the raw checks at the compute instant (one pass over `checks`); the
@@ -270,7 +419,8 @@ CREATE OR REPLACE MACRO atlas_limited_evidence(since, at_instant) AS since > at_
 -- Evidence per service over the 30 days ending at the compute instant (docs/CONTRACTS.md "Compute
 -- outputs"). Counted operations: atlas_counted_operations.
 --   checks_30d / passed_30d: checks with now - 30d <= checked_at <= now (view check_aggregates).
---   missed_30d: per operation atlas_missed(atlas_expected_checks over [now - 30d, now], checks_30d),
+--   missed_30d: per operation atlas_missed(atlas_expected_checks over [now - 30d, now], the checks of
+--     the window that ran while the operation was active: checks_30d minus atlas_inactive_checks),
 --     summed over operations.
 --   pass_rate: passed_30d / checks_30d, null without checks.
 --   freshness, last_check, latest_passed: from the primary operation's latest check and its current
@@ -281,11 +431,14 @@ WITH p AS (SELECT atlas_compute_now() AS now),
 per_op AS (
   SELECT o.service_id, o.operation, o.is_primary, o.enabled, o.interval_hours,
     coalesce(a.checks_30d, 0) AS checks_30d, coalesce(a.passed_30d, 0) AS passed_30d,
-    atlas_missed(e.expected, a.checks_30d) AS missed_30d, a.last_at
+    atlas_missed(e.expected, coalesce(a.checks_30d, 0) - coalesce(i.ran, 0)) AS missed_30d, a.last_at
   FROM atlas_counted_operations o
   LEFT JOIN atlas_expected_checks(atlas_compute_now() - INTERVAL 30 DAY, atlas_compute_now()) e
     ON e.service_id = o.service_id AND e.operation = o.operation
   LEFT JOIN check_aggregates a ON a.service_id = o.service_id AND a.operation = o.operation
+  -- the window [now - 30d, now] includes now: as [now - 30d, now + 1 µs) for the window macro
+  LEFT JOIN atlas_inactive_checks(atlas_compute_now() - INTERVAL 30 DAY, atlas_compute_now() + INTERVAL 1 MICROSECOND) i
+    ON i.service_id = o.service_id AND i.operation = o.operation
 ),
 per_service AS (
   SELECT service_id,

@@ -36,9 +36,10 @@ WHERE kind = 'compute' AND status = 'ok' AND started_at <= $1::TIMESTAMP`;
 /**
  * `operations` as of atlas_now: the interval in force then, from the interval history (the latest
  * change at or before atlas_now; at one instant a recorded change wins over the first-interval row),
- * instead of the interval in force today. A TEMP view of this name shadows the table for one
- * connection, so every rule that reads `operations` (evidence_30d, atlas_expected_checks, …) sees the
- * operations as they were at a past instant. `{ops}` is the fully qualified table
+ * and `enabled` / `declared_interval_hours` from the activity transitions (the latest row at or before
+ * atlas_now; migration 005), instead of today's values. A TEMP view of this name shadows the table for
+ * one connection, so every rule that reads `operations` (evidence_30d, atlas_expected_checks, …) sees
+ * the operations as they were at a past instant. `{ops}` is the fully qualified table
  * ("<database>".main.operations): an unqualified name would resolve to the view itself.
  * Not a rule of its own (rules.sql keeps none about history replay); it lives here, with verify.
  */
@@ -49,10 +50,38 @@ WITH h AS (
   FROM interval_changes
   WHERE changed_at <= atlas_compute_now()
   GROUP BY ALL
+),
+a AS (
+  SELECT service_id, operation, arg_max(enabled, since) AS enabled, arg_max(declared_interval_hours, since) AS declared
+  FROM operation_activity
+  WHERE since <= atlas_compute_now()
+  GROUP BY ALL
 )
-SELECT o.* REPLACE (coalesce(h.hours, o.interval_hours) AS interval_hours)
+SELECT o.* REPLACE (
+  coalesce(h.hours, o.interval_hours) AS interval_hours,
+  coalesce(a.enabled, o.enabled) AS enabled,
+  CASE WHEN a.service_id IS NULL THEN o.declared_interval_hours ELSE a.declared END AS declared_interval_hours)
 FROM ${ops} o
-LEFT JOIN h ON h.service_id = o.service_id AND h.operation = o.id`;
+LEFT JOIN h ON h.service_id = o.service_id AND h.operation = o.id
+LEFT JOIN a ON a.service_id = o.service_id AND a.operation = o.id`;
+
+/**
+ * `services` as of atlas_now: `listed` and `active` from the activity transitions (the latest row at
+ * or before atlas_now; migration 005), so listing-criteria/1 (its `listed` and `listing_active`
+ * criteria) is recomputed on the state of the evaluated instant, not today's. A TEMP view shadowing
+ * the table, like OPERATIONS_AS_OF_SQL; `{services}` is the fully qualified table. The MCP status has
+ * no history: its current value is used.
+ */
+export const SERVICES_AS_OF_SQL = (services: string) => `CREATE OR REPLACE TEMP VIEW services AS
+WITH a AS (
+  SELECT service_id, arg_max(listed, since) AS listed, arg_max(active, since) AS active
+  FROM service_activity
+  WHERE since <= atlas_compute_now()
+  GROUP BY ALL
+)
+SELECT s.* REPLACE (coalesce(a.listed, s.listed) AS listed, coalesce(a.active, s.active) AS active)
+FROM ${services} s
+LEFT JOIN a ON a.service_id = s.id`;
 
 export const SERVICE_EVIDENCE: ResearchQuery = {
   id: 'evidence',
@@ -107,7 +136,8 @@ ORDER BY service_id`,
 /**
  * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
  * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
- * same view). Registry state (listed, MCP status, active) has no history: the current value is used.
+ * same view). `listed` and `active` are replayed as of atlas_now (SERVICES_AS_OF_SQL); the MCP status
+ * has no history: its current value is used.
  */
 export const SERVICE_DIRECTORY: ResearchQuery = {
   id: 'directory',

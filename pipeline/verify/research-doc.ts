@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COMPUTE_INSTANT_SQL, OPERATIONS_AS_OF_SQL, RESEARCH_QUERIES, type ResearchQuery } from './queries.ts';
+import { COMPUTE_INSTANT_SQL, OPERATIONS_AS_OF_SQL, RESEARCH_QUERIES, type ResearchQuery, SERVICES_AS_OF_SQL } from './queries.ts';
 
 /**
  * docs/research.md, generated from the query constants `atlas verify` runs (queries.ts), so the
@@ -14,6 +14,14 @@ export const COMPUTE_INSTANT_EXAMPLE = COMPUTE_INSTANT_SQL.replace('$1::TIMESTAM
 
 /** The as-of view for the snapshot opened in the DuckDB CLI (its catalog is the file's stem). */
 export const OPERATIONS_AS_OF_EXAMPLE = `${OPERATIONS_AS_OF_SQL('"atlas-snapshot".main.operations')};`;
+
+/** The services as-of view, the same way. */
+export const SERVICES_AS_OF_EXAMPLE = `${SERVICES_AS_OF_SQL('"atlas-snapshot".main.services')};`;
+
+/** The state of every operation at one instant (rules.sql, atlas_activity_as_of). */
+export const ACTIVITY_AS_OF_EXAMPLE = `SELECT service_id, operation, listed, active, enabled, declared_interval_hours, interval_hours, in_force
+FROM atlas_activity_as_of(TIMESTAMP '2026-11-20 12:00:00')
+ORDER BY service_id, operation;`;
 
 const section = (q: ResearchQuery): string =>
   [
@@ -95,19 +103,32 @@ published at, never "now":
   SET VARIABLE atlas_report_until = TIMESTAMP '2026-11-23 00:00:00';
   \`\`\`
 
-Replaying a past instant: \`operations.interval_hours\` is the interval in force today. To see the
-operations as they were at \`atlas_now\` (the interval from the interval history), create this TEMP
-view first in the same session; it shadows the table for that session, and every rule reads it.
-\`atlas verify\` does the same. The table is named with its catalog, the database file's stem
+Replaying a past instant: \`operations.interval_hours\`, \`operations.enabled\` and
+\`declared_interval_hours\`, \`services.listed\` and \`services.active\` hold today's values. Every
+change of them is kept: intervals in \`interval_changes\`, the rest as transitions in
+\`service_activity\` and \`operation_activity\` (one row per change, the state from \`since\` until the
+next row). Expected and missed checks already read that history (an operation expects checks only
+while its service is listed and active and it is enabled). The state of every operation at one
+instant is one query:
+
+\`\`\`sql
+${ACTIVITY_AS_OF_EXAMPLE}
+\`\`\`
+
+To see the tables themselves as they were at \`atlas_now\`, create these TEMP views first in the
+same session; they shadow the tables for that session, and every rule reads them (so
+\`listing_criteria\` judges \`listed\` and \`listing_active\` on the state of that instant).
+\`atlas verify\` does the same. The tables are named with their catalog, the database file's stem
 (\`"atlas-snapshot"\` for the snapshot, \`"atlas"\` for \`data/atlas.duckdb\`): unqualified, the
 name would resolve to the view itself.
 
 \`\`\`sql
 ${OPERATIONS_AS_OF_EXAMPLE}
+
+${SERVICES_AS_OF_EXAMPLE}
 \`\`\`
 
-Not historised: a service's registry state (\`listed\`, MCP status) and a reviewed listing's
-\`active\` flag are read as they are now, so a later delisting changes the recomputed criterion.
+Not historised: an MCP server's registry status (\`mcp_status\`) is read as it is now.
 
 ## The queries
 

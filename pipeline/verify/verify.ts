@@ -21,6 +21,7 @@ import {
 import {
   COMPUTE_INSTANT_SQL,
   OPERATIONS_AS_OF_SQL,
+  SERVICES_AS_OF_SQL,
   REPORT_FIGURES,
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
@@ -33,8 +34,9 @@ import {
  * Every query is evaluated at the generation's own instant, never at the wall clock, so a tree
  * verifies the same way later: per-service evidence and payment terms at the instant of the compute
  * the generation published, each directory evaluation at its own evaluated_at, each frozen report over
- * its window [week_start, figures_until). Operations are replayed as of that instant (their interval
- * from the interval history; OPERATIONS_AS_OF_SQL).
+ * its window [week_start, figures_until). Operations and services are replayed as of that instant
+ * (the interval from the interval history, enabled / listed / active from the activity transitions;
+ * OPERATIONS_AS_OF_SQL, SERVICES_AS_OF_SQL).
  *
  * Only reads: the store may be a read-only connection (beside researchers) or the cycle's own; the
  * session state this sets (a TEMP view, a TEMP table, variables) is removed before returning.
@@ -122,6 +124,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
   try {
     const main = `"${db.replace(/"/g, '""')}".main`;
     await store.run(OPERATIONS_AS_OF_SQL(`${main}.operations`));
+    await store.run(SERVICES_AS_OF_SQL(`${main}.services`));
     await store.run(`CREATE OR REPLACE TEMP TABLE _verify_ids AS SELECT unnest(string_split($1, chr(10))) AS id`, [ids.join('\n')]);
     // A sample's figures are per service, each from its own checks and payment requests: the rules'
     // views read the sample's rows only (temp views shadow the tables, as for operations above), so
@@ -201,6 +204,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     // Leave the session as found: the cycle goes on using this connection.
     for (const sql of [
       'DROP VIEW IF EXISTS temp.main.operations',
+      'DROP VIEW IF EXISTS temp.main.services',
       ...SAMPLED_TABLES.map((t) => `DROP VIEW IF EXISTS temp.main.${t}`),
       'DROP TABLE IF EXISTS temp.main._verify_ids',
       'RESET VARIABLE atlas_now',

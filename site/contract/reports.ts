@@ -42,7 +42,9 @@ const record = <K extends readonly [string, ...string[]]>(keys: K) =>
 export const ReportKindChecks = z.object({
   ran: count.describe('scheduled checks of this kind that ran for slots in the week'),
   passed: count.describe('of those, checks that passed their pass rule'),
-  missed: count.describe('scheduled checks that did not run (expected minus ran per operation, never below 0); never counted as failures'),
+  missed: count.describe(
+    'scheduled checks that did not run (expected while the operation was active minus those that ran then, per operation, never below 0); never counted as failures',
+  ),
   pass_rate: rate.describe('passed divided by ran; null when none ran'),
 });
 export type ReportKindChecks = z.infer<typeof ReportKindChecks>;

@@ -3,6 +3,7 @@ import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 
 // Lists are bound as JSON text and cast (`$n::JSON::VARCHAR[]`): DuckDB cannot type an empty bound list.
+import { recordActivity } from '../activity.ts';
 import { withIngestRun } from '../runs.ts';
 import { formatRejected, readListingDir, type RejectedListing } from './read.ts';
 import { listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from './rows.ts';
@@ -206,6 +207,8 @@ export async function ingestListings(ctx: Context, store: Store, dir: string = c
         await store.run('UPDATE operations SET enabled = false WHERE service_id = $1', [id]);
         counts.deactivated++;
       }
+      // Every listing, active flag and operation changed above starts a period (migration 005).
+      await recordActivity(store, now, 'listings');
     });
     for (const r of set.rejected) ctx.log.error(`rejected listing ${formatRejected(r)}`);
     return { dir, counts, rejected: set.rejected, status: set.rejected.length ? ('partial' as const) : ('ok' as const) };

@@ -320,7 +320,7 @@ export interface ListingOp {
  * Writes `<slug>.json`, a valid reviewed listing (a task marketplace: no payment claims needed) with
  * the given operations, into `dir`, for tests that go through `atlas ingest listings`.
  */
-export function writeListingFile(dir: string, o: { slug: string; approvedAt: string; operations: ListingOp[] }): void {
+export function writeListingFile(dir: string, o: { slug: string; approvedAt: string; operations: ListingOp[]; active?: boolean }): void {
   const listing = {
     id: `svc_${o.slug}`,
     name: `Listing ${o.slug}`,
@@ -337,6 +337,7 @@ export function writeListingFile(dir: string, o: { slug: string; approvedAt: str
       interval: op.interval,
     })),
     approved_at: o.approvedAt,
+    ...(o.active === false ? { active: false } : {}),
     sources: Object.fromEntries(
       ['operator', 'endpoint', 'documentation'].map((k) => [
         k,

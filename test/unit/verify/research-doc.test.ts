@@ -32,7 +32,7 @@ describe('docs/research.md', () => {
       }
 
       const blocks = sqlBlocks(readFileSync(RESEARCH_DOC_PATH, 'utf8'));
-      const [instant, reportWindow, asOf, ...queries] = blocks;
+      const [instant, reportWindow, activity, asOf, ...queries] = blocks;
       expect(queries).toEqual(RESEARCH_QUERIES.map((q) => q.sql));
 
       await withStore(
@@ -41,7 +41,15 @@ describe('docs/research.md', () => {
           // The generation's compute instant (the example's generated_at is this world's publish time).
           expect(await s.all(instant!)).toEqual([{ computed_at: '2026-11-25T12:00:00.000Z' }]);
           await s.run(`SET VARIABLE atlas_now = TIMESTAMP '2026-11-25 12:00:00'`);
-          await s.run(asOf!.replace('"atlas-snapshot"', '"atlas"'));
+          // the state at an instant: one row per operation monitored by then
+          const states = await s.all<{ in_force: boolean }>(activity!);
+          const [ops] = await s.all<{ n: number }>(
+            `SELECT count(*)::INTEGER AS n FROM operations o JOIN services v ON v.id = o.service_id
+             WHERE greatest(v.monitoring_since, coalesce(o.monitoring_since, v.monitoring_since)) <= TIMESTAMP '2026-11-20 12:00:00'`,
+          );
+          expect(states.length).toBe(Number(ops?.n));
+          expect(states.length).toBeGreaterThan(0);
+          await s.run(asOf!.replaceAll('"atlas-snapshot"', '"atlas"'));
 
           const [evidenceSql, termsSql, directorySql, reportSql] = queries;
           const evidence = await s.all<Record<string, unknown>>(evidenceSql!);
