@@ -100,23 +100,24 @@ SELECT o.service_id, o.id AS operation, o.is_primary, o.enabled, o.interval_hour
 FROM operations o JOIN services s ON s.id = o.service_id
 WHERE s.tier = 'reviewed' OR o.is_primary;
 
--- Rule: activity periods. An operation is active while its service is listed and active and the
--- operation is enabled (a reviewed service is always listed, a discovered one always active, so one
--- test covers both tiers: reviewed → the listing is active, discovered → its registry lists it).
+-- Rule: activity periods. An operation is active while its service is active and the operation is
+-- enabled. `listed` is not part of it: a discovered service its registry stopped listing is still
+-- probed on the schedule in force (schedule/1 moves it to monthly after 7 days unlisted), so its
+-- checks are still expected; a reviewed service is always listed and goes inactive through `active`.
 -- The states are kept as transitions (migration 005: service_activity, operation_activity; a row
 -- holds the state from its `since` until the next row). One row per stretch of equal activity of
 -- each counted operation, from its monitoring_since, with the transitions dated up to hi:
 --   start_at, end_at  the stretch [start_at, end_at); end_at null: still running at hi
---   active            listed AND active AND enabled over the stretch
+--   active            active AND enabled over the stretch
 -- The state at an instant is the latest row at or before it; before a service's (operation's) first
 -- row, that first row's state; with no row at all (rows written by older code or directly by
 -- tests), the state in `services` / `operations` now, for all time.
 CREATE OR REPLACE MACRO atlas_activity_stretches(hi) AS TABLE
 WITH ops AS (
-  SELECT c.service_id, c.operation, c.monitoring_since, s.listed AND s.active AS service_now, c.enabled AS operation_now
+  SELECT c.service_id, c.operation, c.monitoring_since, s.active AS service_now, c.enabled AS operation_now
   FROM atlas_counted_operations c JOIN services s ON s.id = c.service_id
 ),
-sa AS (SELECT service_id, since, listed AND active AS service_on FROM service_activity WHERE since <= hi),
+sa AS (SELECT service_id, since, active AS service_on FROM service_activity WHERE since <= hi),
 oa AS (SELECT service_id, operation, since, enabled AS operation_on FROM operation_activity WHERE since <= hi),
 sa_n AS (SELECT service_id, count(*) AS n, any_value(service_on) AS service_on FROM sa GROUP BY service_id),
 oa_n AS (SELECT service_id, operation, count(*) AS n, any_value(operation_on) AS operation_on FROM oa GROUP BY service_id, operation),
@@ -175,8 +176,8 @@ SELECT service_id, operation, monitoring_since, NULL::TIMESTAMP, steady_active F
 -- floor(length of the two stretches' overlap clipped to the window and to the operation's monitoring
 -- period / interval), summed. An operation expects nothing before it was monitored
 -- (atlas_counted_operations.monitoring_since: an operation added to a listing later starts then, not
--- at the listing's approval), nor while it was inactive (a listing deactivated, a service delisted by
--- its registry, an operation disabled), and the periods on either side of an inactive one are counted
+-- at the listing's approval), nor while it was inactive (a listing deactivated, an operation
+-- disabled), and the periods on either side of an inactive one are counted
 -- apart. An operation active throughout has one active stretch: the sum over the interval stretches.
 CREATE OR REPLACE MACRO atlas_expected_checks(lo, hi) AS TABLE
 WITH ops AS (SELECT * FROM atlas_counted_operations),
@@ -215,7 +216,7 @@ GROUP BY ALL;
 --                           before t, a recorded change winning over a first interval at the same
 --                           instant; before the first change, the interval it changed from)
 --   counted                 it counts in evidence (atlas_counted_operations)
---   in_force                counted and active at t: listed AND active AND enabled
+--   in_force                counted and active at t: active AND enabled (as in atlas_activity_stretches)
 -- The state before a service's (operation's) first row is that row's, and with no row at all the
 -- state now (as atlas_activity_stretches reads them).
 CREATE OR REPLACE MACRO atlas_activity_as_of(t) AS TABLE
@@ -258,7 +259,7 @@ state AS (
   WHERE o.monitoring_since <= t
 )
 SELECT service_id, operation, tier, listed, active, enabled, declared_interval_hours, interval_hours, counted,
-  counted AND listed AND active AND enabled AS in_force
+  counted AND active AND enabled AS in_force
 FROM state;
 
 -- Rule: pass rate = passed / ran, null when nothing ran (missed checks never enter it).
@@ -295,8 +296,7 @@ SELECT * FROM checks_all c WHERE atlas_in_window(c.checked_at, lo, hi);
 -- Rule: checks that ran while their operation was inactive (atlas_activity_stretches(hi), active
 -- false), per operation, in the window lo <= checked_at < hi (live or archived: checks_all). They
 -- stay checks that ran (checks_30d, a report's ran), but they fill no expected check: missed checks
--- compare the expected checks of the active periods with the checks that ran in them. (Only a
--- discovered service delisted by its registry is still probed, monthly, while inactive.)
+-- compare the expected checks of the active periods with the checks that ran in them.
 CREATE OR REPLACE MACRO atlas_inactive_checks(lo, hi) AS TABLE
 SELECT c.service_id, c.operation, count(*) AS ran
 FROM checks_all c

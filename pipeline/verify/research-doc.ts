@@ -108,7 +108,7 @@ Replaying a past instant: \`operations.interval_hours\`, \`operations.enabled\` 
 change of them is kept: intervals in \`interval_changes\`, the rest as transitions in
 \`service_activity\` and \`operation_activity\` (one row per change, the state from \`since\` until the
 next row). Expected and missed checks already read that history (an operation expects checks only
-while its service is listed and active and it is enabled). The state of every operation at one
+while its service is active and it is enabled; \`listed\` is kept but not counted). The state of every operation at one
 instant is one query:
 
 \`\`\`sql

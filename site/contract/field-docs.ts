@@ -212,7 +212,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Evidence.passed_30d': d('measured', 'Of checks_30d, the checks that passed their pass rule.', 'checks', W30),
   'Evidence.missed_30d': d(
     'computed',
-    'Scheduled checks that did not run, summed over the counted operations: per operation, expected by the schedule in force at the time (for each stretch with one interval, floor(stretch length / interval), the stretch clipped to the window, to the monitoring period and to the periods when the operation was active: its service listed and active, the operation enabled; an inactive period expects none) minus its checks that ran in those periods, never below 0. Never counted as failures.',
+    'Scheduled checks that did not run, summed over the counted operations: per operation, expected by the schedule in force at the time (for each stretch with one interval, floor(stretch length / interval), the stretch clipped to the window, to the monitoring period and to the periods when the operation was active: its service active, the operation enabled; an inactive period expects none; a discovered service its registry stopped listing stays active, as it is still probed on the schedule in force) minus its checks that ran in those periods, never below 0. Never counted as failures.',
     'checks',
     W30,
   ),

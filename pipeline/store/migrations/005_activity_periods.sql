@@ -3,7 +3,7 @@
 --
 -- `services.listed` / `services.active` and `operations.enabled` / `operations.declared_interval_hours`
 -- hold the state now. Expected and missed checks must count only the time an operation was active
--- (its service listed and active, the operation enabled), and a researcher replaying an instant must
+-- (its service active, the operation enabled; rules.sql atlas_activity_stretches), and a researcher replaying an instant must
 -- see the state of that instant, so every change is kept: one row per change, like `directory`
 -- (migration 004). A row holds the whole state from `since` until the next row of the same service
 -- (operation); ingest writes a row whenever it finds the current state different from the latest

@@ -13,7 +13,9 @@ import { viewAt, withDb } from './helpers.ts';
  * Months of listings coming and going: a seeded sequence over 90 simulated days (files removed and
  * restored, listings set inactive and active, an operation dropped and restored, discovered services
  * delisted and relisted), all through the ingest paths, with checks at every slot of every active
- * period except a few random outages, and some probes of delisted services. An independent reference
+ * period except a few random outages. A delisted discovered service stays active: its registry's
+ * listing is not part of activity (rules.sql atlas_activity_stretches), it is still probed on the
+ * schedule in force (daily here: no compute runs to move it to monthly). An independent reference
  * (below, from the simulated states alone) gives the expected, ran and missed checks; the rules
  * (atlas_expected_checks, evidence_30d, the weekly reports, atlas_activity_as_of) must agree with it
  * at every instant asked, and a report frozen mid-way must equal the same week recomputed at the end.
@@ -50,6 +52,8 @@ interface OpModel {
   kind: 'reviewed' | 'x402';
   hours: number;
   activeOn: boolean[];
+  /** x402: whether its registry listed it that day (not part of activity). */
+  listedOn: boolean[];
   checks: number[]; // checked_at, ms
 }
 
@@ -137,9 +141,17 @@ describe('months of listings coming and going', () => {
       const listed = new Map<string, boolean>(CANDS.map((c) => [c, true]));
       const models: OpModel[] = [
         ...LISTINGS.flatMap((l) =>
-          ['primary', 'extra'].map((op) => ({ service: `svc_${l}`, op, kind: 'reviewed' as const, hours: 1, activeOn: [], checks: [] })),
+          ['primary', 'extra'].map((op) => ({
+            service: `svc_${l}`,
+            op,
+            kind: 'reviewed' as const,
+            hours: 1,
+            activeOn: [],
+            listedOn: [],
+            checks: [],
+          })),
         ),
-        ...CANDS.map((c) => ({ service: c, op: 'primary', kind: 'x402' as const, hours: 24, activeOn: [], checks: [] })),
+        ...CANDS.map((c) => ({ service: c, op: 'primary', kind: 'x402' as const, hours: 24, activeOn: [], listedOn: [], checks: [] })),
       ];
       const writeListing = (l: string) => {
         const s = state.get(l) as ListingState;
@@ -187,8 +199,10 @@ describe('months of listings coming and going', () => {
         // the day's states, and the checks the probe made in them
         for (const m of models) {
           let active: boolean;
-          if (m.kind === 'x402') active = listed.get(m.service) as boolean;
-          else {
+          if (m.kind === 'x402') {
+            active = true;
+            m.listedOn[day] = listed.get(m.service) as boolean;
+          } else {
             const s = state.get(m.service.slice(4)) as ListingState;
             active = s.present && s.active && (m.op === 'primary' || s.extra);
           }
@@ -196,8 +210,8 @@ describe('months of listings coming and going', () => {
           const slots = 24 / m.hours;
           for (let i = 0; i < slots; i++) {
             const t = T0 + day * DAY_MS + i * m.hours * HOUR_MS;
-            // an outage now and then while active; a delisted service is still probed on some days
-            if (active ? rnd() >= 0.02 : m.kind === 'x402' && rnd() < 0.5) m.checks.push(t);
+            // an outage now and then while active
+            if (active && rnd() >= 0.02) m.checks.push(t);
           }
         }
 
@@ -218,11 +232,13 @@ describe('months of listings coming and going', () => {
         // atlas_activity_as_of at a random hour of the day agrees with the simulated state
         if (day % 9 === 4) {
           const instant = d(day, Math.floor(rnd() * 24));
-          const rows = await store.all<{ k: string; in_force: boolean }>(
-            `SELECT service_id || '/' || operation AS k, in_force FROM atlas_activity_as_of($1::TIMESTAMP) ORDER BY k`,
+          const rows = await store.all<{ k: string; in_force: boolean; listed: boolean }>(
+            `SELECT service_id || '/' || operation AS k, in_force, listed FROM atlas_activity_as_of($1::TIMESTAMP) ORDER BY k`,
             [instant],
           );
-          const want = models.map((m) => ({ k: `${m.service}/${m.op}`, in_force: m.activeOn[day] })).sort((a, b) => (a.k < b.k ? -1 : 1));
+          const want = models
+            .map((m) => ({ k: `${m.service}/${m.op}`, in_force: m.activeOn[day], listed: m.kind === 'x402' ? m.listedOn[day] : true }))
+            .sort((a, b) => (a.k < b.k ? -1 : 1));
           expect(rows).toEqual(want);
           asOfChecked++;
         }
@@ -234,7 +250,10 @@ describe('months of listings coming and going', () => {
       );
       expect(asOfChecked).toBe(10);
       // the sequence really came and went: every operation had both active and inactive days
-      for (const m of models) expect(new Set(m.activeOn).size, `${m.service}/${m.op}`).toBe(2);
+      for (const m of models) {
+        if (m.kind === 'x402') expect(new Set(m.listedOn).size, `${m.service} listed`).toBe(2);
+        else expect(new Set(m.activeOn).size, `${m.service}/${m.op}`).toBe(2);
+      }
       const [{ n } = { n: 0 }] = await store.all<{ n: number }>(
         `SELECT count(*)::INTEGER AS n FROM (SELECT service_id FROM service_activity UNION ALL SELECT service_id FROM operation_activity)`,
       );

@@ -15,18 +15,18 @@ import { computeAt, viewAt, withDb } from './helpers.ts';
 
 /**
  * Activity periods (migration 005, rules.sql atlas_activity_stretches): a listing deactivated and
- * reactivated, an operation disabled and re-enabled, a discovered service delisted and relisted by its
- * registry expect no checks while inactive: not in the live 30-day evidence, not in a weekly report
+ * reactivated, an operation disabled and re-enabled expect no checks while inactive: not in the live 30-day evidence, not in a weekly report
  * before or after it freezes, not in what `atlas verify` recomputes.
  *
  * Simulated month from DAY0 (a Monday), everything through the ingest paths:
  *   svc_pause   hourly; its listing file removed on day 10, restored on day 20
  *   svc_flag    hourly; its listing set `active: false` on day 3, true again on day 6
  *   svc_ops     hourly primary + `search` (hourly); `search` dropped from the listing on day 12,
- *               back on day 15 declared daily
- *   cand        discovered x402, daily; delisted by a complete sweep on day 8, relisted on day 18; the
- *               probe keeps checking it daily while delisted until day 15 (monthly after 7 days), and
- *               misses days 25 and 26 after the relisting
+ *               back on day 15 (reviewed calls are hourly, schedule/1)
+ *   cand        discovered x402, daily; delisted by a complete sweep on day 8, relisted on day 18. A
+ *               delisted service stays active (its registry's listing is not part of activity): it
+ *               is still expected on the schedule in force, daily until compute moves it to monthly
+ *               on day 15 (7 days unlisted) and daily again on day 18; the probe misses days 25, 26
  * Checks run at every slot of every active period.
  */
 const DAY0 = '2026-11-02T00:00:00.000Z';
@@ -35,7 +35,6 @@ const week = (n: number) => new Date(d(7 * n));
 
 const HOURLY: ListingOp = { id: 'primary', kind: 'call', primary: true, interval: 'hourly' };
 const SEARCH_HOURLY: ListingOp = { id: 'search', kind: 'call', interval: 'hourly' };
-const SEARCH_DAILY: ListingOp = { id: 'search', kind: 'call', interval: 'daily' };
 const CAND = 'cand_activity';
 
 function candidate(): DiscoveredRecord {
@@ -117,7 +116,7 @@ async function simulate(store: Store, dir: string, clock: ReturnType<typeof test
   await insertCheckSeries(store, { serviceId: 'svc_flag', from: d(6), to: d(30), everyHours: 1, rule: 'reviewed/1' });
   await insertCheckSeries(store, { serviceId: 'svc_ops', from: d(0), to: d(30), everyHours: 1, rule: 'reviewed/1' });
   await insertCheckSeries(store, { serviceId: 'svc_ops', operation: 'search', from: d(0), to: d(12), everyHours: 1, rule: 'reviewed/1' });
-  await insertCheckSeries(store, { serviceId: 'svc_ops', operation: 'search', from: d(15), to: d(30), everyHours: 24, rule: 'reviewed/1' });
+  await insertCheckSeries(store, { serviceId: 'svc_ops', operation: 'search', from: d(15), to: d(30), everyHours: 1, rule: 'reviewed/1' });
   await insertCheckSeries(store, { serviceId: CAND, from: d(0), to: d(15), everyHours: 24 });
   await insertCheckSeries(store, { serviceId: CAND, from: d(18), to: d(25), everyHours: 24 });
   await insertCheckSeries(store, { serviceId: CAND, from: d(27), to: d(30), everyHours: 24 });
@@ -137,9 +136,11 @@ async function simulate(store: Store, dir: string, clock: ReturnType<typeof test
   write('ops', [HOURLY]);
   await ingestAt(12);
   await step(14);
-  write('ops', [HOURLY, SEARCH_DAILY]);
+  write('ops', [HOURLY, SEARCH_HOURLY]);
   await ingestAt(15);
+  await computeAt(store, dir, d(15));
   await sweep(store, [candidate()], d(18));
+  await computeAt(store, dir, d(18));
   write('pause', [HOURLY]);
   await ingestAt(20);
   clock.set(d(30));
@@ -179,10 +180,11 @@ describe('activity periods', () => {
 
       // Expected checks per operation over the 30 days ending on day 30
       expect(await expectedOf(store, d(0), d(30))).toEqual({
-        [`${CAND}/primary`]: 8 + 12,
+        // daily over days 0–15, monthly over 15–18 (no whole month), daily over 18–30
+        [`${CAND}/primary`]: 15 + 0 + 12,
         'svc_flag/primary': 72 + 576,
         'svc_ops/primary': 720,
-        'svc_ops/search': 288 + 15,
+        'svc_ops/search': 288 + 360,
         'svc_pause/primary': 240 + 240,
       });
 
@@ -190,8 +192,8 @@ describe('activity periods', () => {
       const live = {
         svc_pause: { checks: 480, missed: 0 },
         svc_flag: { checks: 648, missed: 0 },
-        svc_ops: { checks: 720 + 288 + 15, missed: 0 },
-        // 25 checks ran (7 of them while delisted); 20 expected while listed, 18 ran then: 2 missed
+        svc_ops: { checks: 720 + 288 + 360, missed: 0 },
+        // 25 checks ran (7 of them while delisted, on the daily schedule in force); 27 expected: 2 missed
         [CAND]: { checks: 25, missed: 2 },
       };
       expect(await evidenceFigures(store, d(30))).toEqual(live);
@@ -218,8 +220,8 @@ describe('activity periods', () => {
         return checksOf(ReportBody.parse(JSON.parse(String(r?.body))));
       };
       expect(await frozen(0)).toEqual({ reviewed: { ran: 168 + 96 + 336, missed: 0 }, x402: { ran: 7, missed: 0 } });
-      expect(await frozen(2)).toEqual({ reviewed: { ran: 24 + 168 + 168 + 6, missed: 0 }, x402: { ran: 1 + 3, missed: 0 } });
-      expect(await frozen(3)).toEqual({ reviewed: { ran: 168 * 3 + 7, missed: 0 }, x402: { ran: 5, missed: 2 } });
+      expect(await frozen(2)).toEqual({ reviewed: { ran: 24 + 168 + 168 + 144, missed: 0 }, x402: { ran: 1 + 3, missed: 0 } });
+      expect(await frozen(3)).toEqual({ reviewed: { ran: 168 * 4, missed: 0 }, x402: { ran: 5, missed: 2 } });
 
       // the state at any instant, for researchers: one query
       const asOf = async (t: string, k: string) => {
@@ -235,15 +237,16 @@ describe('activity periods', () => {
         }));
       };
       const state = (listed: boolean, active: boolean, enabled: boolean, declared: number | null, hours: number) => [
-        { listed, active, enabled, declared_interval_hours: declared, interval_hours: hours, in_force: listed && active && enabled },
+        { listed, active, enabled, declared_interval_hours: declared, interval_hours: hours, in_force: active && enabled },
       ];
       expect(await asOf(d(9, 23), 'svc_pause/primary')).toEqual(state(true, true, true, 1, 1));
       expect(await asOf(d(10), 'svc_pause/primary')).toEqual(state(true, false, false, 1, 1));
       expect(await asOf(d(20), 'svc_pause/primary')).toEqual(state(true, true, true, 1, 1));
       expect(await asOf(d(4), 'svc_flag/primary')).toEqual(state(true, false, false, 1, 1));
       expect(await asOf(d(13), 'svc_ops/search')).toEqual(state(true, true, false, 1, 1));
-      expect(await asOf(d(16), 'svc_ops/search')).toEqual(state(true, true, true, 24, 24));
+      expect(await asOf(d(16), 'svc_ops/search')).toEqual(state(true, true, true, 1, 1));
       expect(await asOf(d(9), `${CAND}/primary`)).toEqual(state(false, true, true, null, 24));
+      expect(await asOf(d(16), `${CAND}/primary`)).toEqual(state(false, true, true, null, 720));
       expect(await asOf(d(19), `${CAND}/primary`)).toEqual(state(true, true, true, null, 24));
       // nothing existed before the first listing's approval
       expect(await asOf(at(DAY0, -1), 'svc_pause/primary')).toEqual([]);
@@ -315,7 +318,8 @@ describe('activity periods', () => {
         { service_id: 'cand_old', operation: 'primary', since: d(0), enabled: true },
         { service_id: 'svc_old', operation: 'primary', since: d(0), enabled: false },
       ]);
-      expect(await expectedOf(store, d(0), d(20))).toEqual({ 'cand_old/primary': 5 + 11, 'svc_old/primary': 0 });
+      // the delisting is kept as a period but is not inactivity: 20 daily checks expected
+      expect(await expectedOf(store, d(0), d(20))).toEqual({ 'cand_old/primary': 20, 'svc_old/primary': 0 });
 
       // nothing changed: nothing written; a reactivation: one row each, from then on
       expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 0, operations: 0 });
@@ -323,7 +327,7 @@ describe('activity periods', () => {
       await store.run(`UPDATE operations SET enabled = true WHERE service_id = 'svc_old'`);
       expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 1, operations: 1 });
       expect(await recordActivity(store, d(20), 'listings')).toEqual({ services: 0, operations: 0 });
-      expect(await expectedOf(store, d(0), d(30))).toEqual({ 'cand_old/primary': 5 + 21, 'svc_old/primary': 240 });
+      expect(await expectedOf(store, d(0), d(30))).toEqual({ 'cand_old/primary': 30, 'svc_old/primary': 240 });
     } finally {
       store.close();
       t.cleanup();
