@@ -36,6 +36,8 @@ export interface DiscoveredRecord {
   registry_payers_30d: number | null;
   registry_last_called_at: string | null;
   registry_price_usd: number | null;
+  /** The lowest stated maximum (upto, batch-settlement) among the registry's offers. */
+  registry_max_price_usd: number | null;
   registry_networks: string[];
   mcp_status: string | null;
   mcp_server_name: string | null;
@@ -86,6 +88,7 @@ const STAGE_STRUCTURE = JSON.stringify([
     registry_payers_30d: 'BIGINT',
     registry_last_called_at: 'VARCHAR',
     registry_price_usd: 'DOUBLE',
+    registry_max_price_usd: 'DOUBLE',
     registry_networks: ['VARCHAR'],
     mcp_status: 'VARCHAR',
     mcp_server_name: 'VARCHAR',
@@ -99,7 +102,7 @@ const STAGE_DDL = `CREATE OR REPLACE TEMP TABLE ingest_stage (
   id VARCHAR PRIMARY KEY, type VARCHAR, protocol VARCHAR, pass_rule VARCHAR, name VARCHAR, host VARCHAR, url VARCHAR,
   method VARCHAR, templated_url BOOLEAN, tags VARCHAR[], description VARCHAR, registry_key VARCHAR, x402_version INTEGER,
   registry_updated_at VARCHAR, registry_calls_30d BIGINT, registry_payers_30d BIGINT, registry_last_called_at VARCHAR,
-  registry_price_usd DOUBLE, registry_networks VARCHAR[], mcp_status VARCHAR, mcp_server_name VARCHAR, remote_type VARCHAR,
+  registry_price_usd DOUBLE, registry_max_price_usd DOUBLE, registry_networks VARCHAR[], mcp_status VARCHAR, mcp_server_name VARCHAR, remote_type VARCHAR,
   listed BOOLEAN, registry_raw JSON)`;
 
 /**
@@ -174,7 +177,8 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
        description = s.description, registry = $2, registry_key = s.registry_key, x402_version = s.x402_version,
        registry_updated_at = s.registry_updated_at::TIMESTAMP, registry_calls_30d = s.registry_calls_30d,
        registry_payers_30d = s.registry_payers_30d, registry_last_called_at = s.registry_last_called_at::TIMESTAMP,
-       registry_price_usd = s.registry_price_usd, registry_networks = s.registry_networks, mcp_status = s.mcp_status,
+       registry_price_usd = s.registry_price_usd, registry_max_price_usd = s.registry_max_price_usd,
+       registry_networks = s.registry_networks, mcp_status = s.mcp_status,
        mcp_server_name = s.mcp_server_name, remote_type = s.remote_type, registry_raw = s.registry_raw,
        unlisted_at = CASE WHEN s.listed THEN NULL WHEN services.listed THEN $1::TIMESTAMP ELSE services.unlisted_at END,
        last_seen_at = CASE WHEN s.listed THEN $1::TIMESTAMP ELSE services.last_seen_at END,
@@ -204,13 +208,13 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     `INSERT INTO services (id, tier, type, name, name_source, host, url, method, templated_url, operator, category, tags,
        description, listed, active, registry, registry_key, protocol, x402_version, first_seen_at, last_seen_at, unlisted_at,
        approved_at, monitoring_since, registry_updated_at, registry_calls_30d, registry_payers_30d, registry_last_called_at,
-       registry_price_usd, registry_networks, operator_price_usd, operator_networks, mcp_status, mcp_server_name, remote_type,
-       claims, documentation_urls, registry_raw, listing_file, created_at, updated_at)
+       registry_price_usd, registry_max_price_usd, registry_networks, operator_price_usd, operator_networks, mcp_status,
+       mcp_server_name, remote_type, claims, documentation_urls, registry_raw, listing_file, created_at, updated_at)
      SELECT id, 'discovered', type, name, 'registry', host, url, method, templated_url, NULL, NULL, tags,
        description, true, true, $2, registry_key, protocol, x402_version, $1::TIMESTAMP, $1::TIMESTAMP, NULL,
        NULL, $1::TIMESTAMP, registry_updated_at::TIMESTAMP, registry_calls_30d, registry_payers_30d, registry_last_called_at::TIMESTAMP,
-       registry_price_usd, registry_networks, NULL, [], mcp_status, mcp_server_name, remote_type,
-       NULL, [], registry_raw, NULL, $1::TIMESTAMP, $1::TIMESTAMP
+       registry_price_usd, registry_max_price_usd, registry_networks, NULL, [], mcp_status,
+       mcp_server_name, remote_type, NULL, [], registry_raw, NULL, $1::TIMESTAMP, $1::TIMESTAMP
      FROM ingest_new`,
     [now, registry],
   );
