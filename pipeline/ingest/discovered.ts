@@ -177,8 +177,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
        description = s.description, registry = $2, registry_key = s.registry_key, x402_version = s.x402_version,
        registry_updated_at = s.registry_updated_at::TIMESTAMP, registry_calls_30d = s.registry_calls_30d,
        registry_payers_30d = s.registry_payers_30d, registry_last_called_at = s.registry_last_called_at::TIMESTAMP,
-       registry_price_usd = s.registry_price_usd, registry_max_price_usd = s.registry_max_price_usd,
-       registry_networks = s.registry_networks, mcp_status = s.mcp_status,
+       registry_price_usd = s.registry_price_usd, registry_networks = s.registry_networks, mcp_status = s.mcp_status,
        mcp_server_name = s.mcp_server_name, remote_type = s.remote_type, registry_raw = s.registry_raw,
        unlisted_at = CASE WHEN s.listed THEN NULL WHEN services.listed THEN $1::TIMESTAMP ELSE services.unlisted_at END,
        last_seen_at = CASE WHEN s.listed THEN $1::TIMESTAMP ELSE services.last_seen_at END,
@@ -208,13 +207,13 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     `INSERT INTO services (id, tier, type, name, name_source, host, url, method, templated_url, operator, category, tags,
        description, listed, active, registry, registry_key, protocol, x402_version, first_seen_at, last_seen_at, unlisted_at,
        approved_at, monitoring_since, registry_updated_at, registry_calls_30d, registry_payers_30d, registry_last_called_at,
-       registry_price_usd, registry_max_price_usd, registry_networks, operator_price_usd, operator_networks, mcp_status,
-       mcp_server_name, remote_type, claims, documentation_urls, registry_raw, listing_file, created_at, updated_at)
+       registry_price_usd, registry_networks, operator_price_usd, operator_networks, mcp_status, mcp_server_name, remote_type,
+       claims, documentation_urls, registry_raw, listing_file, created_at, updated_at)
      SELECT id, 'discovered', type, name, 'registry', host, url, method, templated_url, NULL, NULL, tags,
        description, true, true, $2, registry_key, protocol, x402_version, $1::TIMESTAMP, $1::TIMESTAMP, NULL,
        NULL, $1::TIMESTAMP, registry_updated_at::TIMESTAMP, registry_calls_30d, registry_payers_30d, registry_last_called_at::TIMESTAMP,
-       registry_price_usd, registry_max_price_usd, registry_networks, NULL, [], mcp_status,
-       mcp_server_name, remote_type, NULL, [], registry_raw, NULL, $1::TIMESTAMP, $1::TIMESTAMP
+       registry_price_usd, registry_networks, NULL, [], mcp_status, mcp_server_name, remote_type,
+       NULL, [], registry_raw, NULL, $1::TIMESTAMP, $1::TIMESTAMP
      FROM ingest_new`,
     [now, registry],
   );
@@ -234,6 +233,15 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT id, $1::TIMESTAMP, true, $2, 'first_seen' FROM ingest_new`,
     [now, registry],
+  );
+
+  // The registry's stated maxima (table registry_max_prices, migration 022): replaced for every staged
+  // service that is a discovered one now.
+  await store.run('DELETE FROM registry_max_prices WHERE service_id IN (SELECT id FROM ingest_stage)');
+  await store.run(
+    `INSERT INTO registry_max_prices (service_id, max_price_usd)
+     SELECT s.id, s.registry_max_price_usd FROM ingest_stage s
+     WHERE s.registry_max_price_usd IS NOT NULL AND EXISTS (SELECT 1 FROM services WHERE ${known})`,
   );
 
   // 4. A complete sweep: whatever this registry listed before and did not list now goes unlisted.

@@ -477,7 +477,7 @@ CREATE OR REPLACE MACRO atlas_unknown_networks_source(tier) AS CASE WHEN tier = 
 --                             dollar, a euro coin is never converted, and an `upto` / `batch-settlement`
 --                             amount is a maximum, not a price) → 'registry'; reviewed: the operator's
 --                             stated price → 'operator'; else null / null. Never a measured charge.
---   max_price_usd             discovered: the registry's lowest stated maximum (services.registry_max_price_usd,
+--   max_price_usd             discovered: the registry's lowest stated maximum (table registry_max_prices,
 --                             the same rule); reviewed: null (an operator states a price). price_source
 --                             names its source too: 'registry' when either figure is known.
 --   networks / networks_source  the networks of the latest valid payment request observed up to hi
@@ -505,7 +505,7 @@ latest_obs AS (
 chosen AS (
   SELECT s.id AS service_id, s.tier, s.host, s.url, s.templated_url,
     CASE WHEN s.tier = 'discovered' THEN s.registry_price_usd ELSE s.operator_price_usd END AS price_usd,
-    CASE WHEN s.tier = 'discovered' THEN s.registry_max_price_usd END AS max_price_usd,
+    CASE WHEN s.tier = 'discovered' THEN rm.max_price_usd END AS max_price_usd,
     CASE
       WHEN len(coalesce(o.networks, [])) > 0 THEN o.networks
       WHEN len(s.registry_networks) > 0 THEN s.registry_networks
@@ -519,6 +519,7 @@ chosen AS (
       ELSE atlas_unknown_networks_source(s.tier)
     END AS networks_source
   FROM services s LEFT JOIN latest_obs o ON o.service_id = s.id
+  LEFT JOIN registry_max_prices rm ON rm.service_id = s.id
 )
 SELECT c.service_id,
   c.price_usd::DOUBLE AS price_usd,

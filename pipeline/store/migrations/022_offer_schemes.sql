@@ -15,8 +15,15 @@ ALTER TABLE payment_terms ADD COLUMN max_price_usd DOUBLE;
 -- NULL: observed before this migration (not recorded).
 ALTER TABLE payment_terms ADD COLUMN currencies VARCHAR[];
 
--- The lowest stated maximum among the registry's offers (the registry counterpart of max_price_usd).
-ALTER TABLE services ADD COLUMN registry_max_price_usd DOUBLE;
+-- The lowest stated maximum among a discovered service's registry offers (the registry counterpart of
+-- max_price_usd; services.registry_price_usd stays the lowest exact price). One row per discovered
+-- service whose registry offers state a priced maximum, replaced by every ingest of that registry.
+-- Its own table, not a column of `services`: DuckDB 1.5 cannot replay an ADD COLUMN on a table whose
+-- defaults call functions (services' `DEFAULT []` lists) from the WAL after a crash.
+CREATE TABLE registry_max_prices (
+  service_id VARCHAR NOT NULL,
+  max_price_usd DOUBLE NOT NULL
+);
 
 -- Compute's output of the rule (rules.sql, atlas_price_networks). On a database made before this
 -- migration the table exists and gains the column here; on a new one it does not exist yet and
