@@ -55,8 +55,11 @@ export function payToFor(network: string, seed: string): string {
   return hex;
 }
 
+/** The coins the fleet pays in: one dollar coin per network it offers. */
+const FLEET_SYMBOLS: ReadonlySet<string> = new Set(['USDC', 'USDT0', 'MegaUSD']);
+
 function usdc(network: string): string {
-  const coin = STABLECOINS.find((s) => s.caip2 === network && (s.symbol === 'USDC' || s.symbol === 'USDT0' || s.symbol === 'MegaUSD'));
+  const coin = STABLECOINS.find((s) => s.caip2 === network && FLEET_SYMBOLS.has(s.symbol));
   if (!coin) throw new Error(`fleet: no stablecoin for ${network}`);
   return coin.asset;
 }
@@ -75,7 +78,12 @@ function offer(network: string, amount: string | number, payToSeed: string, asse
 }
 
 /** Mainnets with a known stablecoin, used to pad the large header with realistic offers. */
-const PADDING_NETWORKS = STABLECOINS.filter((s) => NETWORKS.find((n) => n.caip2 === s.caip2)?.mainnet).map((s) => s.caip2);
+const PADDING_NETWORKS = STABLECOINS.filter(
+  (s) =>
+    s.currency === 'USD' &&
+    NETWORKS.find((n) => n.caip2 === s.caip2)?.mainnet &&
+    STABLECOINS.some((c) => c.caip2 === s.caip2 && FLEET_SYMBOLS.has(c.symbol)),
+).map((s) => s.caip2);
 
 /** Offers of an endpoint at time `at` (a registry shows the same terms). */
 export function offersAt(spec: EndpointSpec, at: Date, tl: Timeline): Offer[] {

@@ -37,6 +37,8 @@ export interface DiscoveredRecord {
   registry_payers_30d: number | null;
   registry_last_called_at: string | null;
   registry_price_usd: number | null;
+  /** The lowest stated maximum (upto, batch-settlement) among the registry's offers. */
+  registry_max_price_usd: number | null;
   registry_networks: string[];
   mcp_status: string | null;
   mcp_server_name: string | null;
@@ -87,6 +89,7 @@ const STAGE_STRUCTURE = JSON.stringify([
     registry_payers_30d: 'BIGINT',
     registry_last_called_at: 'VARCHAR',
     registry_price_usd: 'DOUBLE',
+    registry_max_price_usd: 'DOUBLE',
     registry_networks: ['VARCHAR'],
     mcp_status: 'VARCHAR',
     mcp_server_name: 'VARCHAR',
@@ -100,7 +103,7 @@ const STAGE_DDL = `CREATE OR REPLACE TEMP TABLE ingest_stage (
   id VARCHAR PRIMARY KEY, type VARCHAR, protocol VARCHAR, pass_rule VARCHAR, name VARCHAR, host VARCHAR, url VARCHAR,
   method VARCHAR, templated_url BOOLEAN, tags VARCHAR[], description VARCHAR, registry_key VARCHAR, x402_version INTEGER,
   registry_updated_at VARCHAR, registry_calls_30d BIGINT, registry_payers_30d BIGINT, registry_last_called_at VARCHAR,
-  registry_price_usd DOUBLE, registry_networks VARCHAR[], mcp_status VARCHAR, mcp_server_name VARCHAR, remote_type VARCHAR,
+  registry_price_usd DOUBLE, registry_max_price_usd DOUBLE, registry_networks VARCHAR[], mcp_status VARCHAR, mcp_server_name VARCHAR, remote_type VARCHAR,
   listed BOOLEAN, registry_raw JSON)`;
 
 /**
@@ -231,6 +234,15 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT id, $1::TIMESTAMP, true, $2, 'first_seen' FROM ingest_new`,
     [now, registry],
+  );
+
+  // The registry's stated maxima (table registry_max_prices, migration 022): replaced for every staged
+  // service that is a discovered one now.
+  await store.run('DELETE FROM registry_max_prices WHERE service_id IN (SELECT id FROM ingest_stage)');
+  await store.run(
+    `INSERT INTO registry_max_prices (service_id, max_price_usd)
+     SELECT s.id, s.registry_max_price_usd FROM ingest_stage s
+     WHERE s.registry_max_price_usd IS NOT NULL AND EXISTS (SELECT 1 FROM services WHERE ${known})`,
   );
 
   // 4. A complete sweep: whatever this registry listed before and did not list now goes unlisted.

@@ -72,6 +72,8 @@ const TERMS_SHAPE = JSON.stringify([
     amounts: 'VARCHAR[]',
     timeouts: 'INTEGER[]',
     min_price_usd: 'DOUBLE',
+    max_price_usd: 'DOUBLE',
+    currencies: 'VARCHAR[]',
   },
 ]);
 
@@ -85,9 +87,9 @@ const INSERT_CHECKS = `INSERT INTO checks (service_id, operation, slot, checked_
   QUALIFY row_number() OVER (PARTITION BY s.service_id, s.operation, s.slot) = 1
   RETURNING service_id, operation, epoch_ms(slot) AS slot_ms`;
 
-const INSERT_TERMS = `INSERT INTO payment_terms (service_id, operation, slot, observed_at, x402_version, offers, terms_hash, networks, schemes, assets, pay_to_hashes, amounts, timeouts, min_price_usd)
+const INSERT_TERMS = `INSERT INTO payment_terms (service_id, operation, slot, observed_at, x402_version, offers, terms_hash, networks, schemes, assets, pay_to_hashes, amounts, timeouts, min_price_usd, max_price_usd, currencies)
   SELECT s.service_id, s.operation, s.slot::TIMESTAMP, s.observed_at::TIMESTAMP, s.x402_version, s.offers, s.terms_hash,
-         s.networks, s.schemes, s.assets, s.pay_to_hashes, s.amounts, s.timeouts, s.min_price_usd
+         s.networks, s.schemes, s.assets, s.pay_to_hashes, s.amounts, s.timeouts, s.min_price_usd, s.max_price_usd, s.currencies
   FROM (SELECT r.* FROM (SELECT unnest(from_json($1::JSON, '${TERMS_SHAPE}')) AS r)) s`;
 
 const keyOf = (serviceId: string, operation: string, slotMs: number) => `${serviceId}\u0000${operation}\u0000${slotMs}`;
@@ -127,6 +129,9 @@ export interface TermsRecord {
   amounts: string[];
   timeouts: number[];
   min_price_usd: number | null;
+  /** Absent in batch files written before migration 022: stored as null (not recorded). */
+  max_price_usd?: number | null;
+  currencies?: string[] | null;
 }
 
 export function checkRecord(c: CheckRow): CheckRecord {
@@ -166,6 +171,8 @@ export function termsRecord(c: CheckRow, t: Terms): TermsRecord {
     amounts: t.amounts,
     timeouts: t.timeouts,
     min_price_usd: t.minPriceUsd,
+    max_price_usd: t.maxPriceUsd,
+    currencies: t.currencies,
   };
 }
 

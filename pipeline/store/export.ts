@@ -39,6 +39,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'checks', from: 'checks_all', monthOf: 'checked_at', orderBy: 'service_id, operation, slot' },
   { table: 'check_daily', orderBy: 'service_id, operation, day' },
   { table: 'payment_terms', orderBy: 'service_id, operation, slot' },
+  { table: 'registry_max_prices', orderBy: 'service_id' },
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
   { table: 'service_activity', orderBy: 'service_id, since' },

@@ -626,11 +626,15 @@ CREATE OR REPLACE MACRO atlas_unknown_networks_source(tier) AS CASE WHEN tier = 
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: price and networks with their sources, per service, at instant hi:
---   price_usd / price_source  discovered: the registry's lowest price on a known MAINNET stablecoin
---                             (services.registry_price_usd; ingest converts with
---                             pipeline/x402/networks.ts usdPrice, where a test-network token is not a
---                             dollar) → 'registry'; reviewed: the operator's stated price → 'operator';
---                             else null / null. Never a measured charge.
+--   price_usd / price_source  discovered: the registry's lowest EXACT price on a known MAINNET USD
+--                             stablecoin (services.registry_price_usd; ingest converts with
+--                             pipeline/x402/prices.ts lowestPrices, where a test-network token is not a
+--                             dollar, a euro coin is never converted, and an `upto` / `batch-settlement`
+--                             amount is a maximum, not a price) → 'registry'; reviewed: the operator's
+--                             stated price → 'operator'; else null / null. Never a measured charge.
+--   max_price_usd             discovered: the registry's lowest stated maximum (table registry_max_prices,
+--                             the same rule); reviewed: null (an operator states a price). price_source
+--                             names its source too: 'registry' when either figure is known.
 --   networks / networks_source  the networks of the latest valid payment request observed up to hi
 --                             (discovered: of the primary operation; reviewed: of any operation) →
 --                             'observed'; else the registry's → 'registry'; else the operator's →
@@ -656,6 +660,7 @@ latest_obs AS (
 chosen AS (
   SELECT s.id AS service_id, s.tier, s.host, s.url, s.templated_url,
     CASE WHEN s.tier = 'discovered' THEN s.registry_price_usd ELSE s.operator_price_usd END AS price_usd,
+    CASE WHEN s.tier = 'discovered' THEN rm.max_price_usd END AS max_price_usd,
     CASE
       WHEN len(coalesce(o.networks, [])) > 0 THEN o.networks
       WHEN len(s.registry_networks) > 0 THEN s.registry_networks
@@ -669,10 +674,12 @@ chosen AS (
       ELSE atlas_unknown_networks_source(s.tier)
     END AS networks_source
   FROM services s LEFT JOIN latest_obs o ON o.service_id = s.id
+  LEFT JOIN registry_max_prices rm ON rm.service_id = s.id
 )
 SELECT c.service_id,
   c.price_usd::DOUBLE AS price_usd,
-  CASE WHEN c.price_usd IS NULL THEN NULL WHEN c.tier = 'discovered' THEN 'registry' ELSE 'operator' END AS price_source,
+  c.max_price_usd::DOUBLE AS max_price_usd,
+  CASE WHEN c.price_usd IS NULL AND c.max_price_usd IS NULL THEN NULL WHEN c.tier = 'discovered' THEN 'registry' ELSE 'operator' END AS price_source,
   c.networks,
   c.networks_source,
   CASE WHEN len(c.networks) = 0 THEN NULL ELSE list_has_any(c.networks, (SELECT ids FROM mainnet_ids)) END AS mainnet,

@@ -1,6 +1,8 @@
 /**
- * Payment networks and known USD stablecoins (docs/reference.md, Networks and prices). Pure data and lookups.
- * An id not in the table is unknown: never counted as mainnet.
+ * Payment networks and known stablecoins (docs/reference.md, Networks and prices, which cites the
+ * issuer's or the chain's own document for every id, address and decimals). Pure data and lookups.
+ * An id not in the table is unknown: never counted as mainnet. A coin pegged to another currency
+ * (EURC) is recognised with its currency and never converted to dollars.
  */
 export interface NetworkInfo {
   caip2: string;
@@ -48,6 +50,20 @@ export const NETWORKS: readonly NetworkInfo[] = [
   N('aptos:2', null, false),
   N('stellar:pubnet', null, true),
   N('stellar:testnet', null, false),
+  // Arc (Circle's chain) and BNB Smart Chain, named by the x402 deployments that settle on them.
+  N('eip155:5042', null, true),
+  N('eip155:5042002', null, false),
+  N('eip155:56', null, true),
+  N('eip155:97', null, false),
+  // Chains the reference x402 SDK ships a default asset for, marked mainnet or testnet as it marks them.
+  N('eip155:31612', null, true),
+  N('eip155:31611', null, false),
+  N('eip155:723487', null, true),
+  N('eip155:72344', null, false),
+  N('eip155:36900', null, true),
+  N('eip155:190415', null, true),
+  N('eip155:181228', null, false),
+  N('eip155:38833', null, true),
 ];
 
 const BY_CAIP2 = new Map(NETWORKS.map((n) => [n.caip2, n]));
@@ -82,22 +98,29 @@ export function networkKind(network: string): NetworkKind {
 /** Only known mainnets count as mainnet (docs/reference.md: never count an unknown id as mainnet). */
 export const isMainnet = (network: string): boolean => networkKind(network) === 'mainnet';
 
+/** The fiat currency a stablecoin is pegged to (ISO 4217). Only USD coins ever give a dollar price. */
+export type Currency = 'USD' | 'EUR';
+
 export interface Stablecoin {
   caip2: string;
   symbol: string;
   asset: string;
   decimals: number;
+  currency: Currency;
   /** EVM addresses compare lower-cased; Solana and Stellar are case-sensitive. */
   caseSensitive: boolean;
 }
 
-const S = (caip2: string, symbol: string, asset: string, decimals: number): Stablecoin => ({
+const coin = (currency: Currency, caip2: string, symbol: string, asset: string, decimals: number): Stablecoin => ({
   caip2,
   symbol,
   asset,
   decimals,
+  currency,
   caseSensitive: !caip2.startsWith('eip155:'),
 });
+const S = (caip2: string, symbol: string, asset: string, decimals: number) => coin('USD', caip2, symbol, asset, decimals);
+const E = (caip2: string, symbol: string, asset: string, decimals: number) => coin('EUR', caip2, symbol, asset, decimals);
 
 export const STABLECOINS: readonly Stablecoin[] = [
   S('eip155:8453', 'USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 6),
@@ -120,6 +143,16 @@ export const STABLECOINS: readonly Stablecoin[] = [
   S('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', 'USDT', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6),
   S('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'USDC', '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', 6),
   S('stellar:pubnet', 'USDC', 'CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75', 7),
+  // Arc: the USDC ERC-20 interface (6 decimals; the native gas balance behind it counts 18).
+  S('eip155:5042', 'USDC', '0x3600000000000000000000000000000000000000', 6),
+  S('eip155:5042002', 'USDC', '0x3600000000000000000000000000000000000000', 6),
+  // BNB Smart Chain: Binance-Peg USDT ("BSC-USD") counts 18 decimals, not Ethereum USDT's 6.
+  S('eip155:56', 'USDT', '0x55d398326f99059fF775485246999027B3197955', 18),
+  // Euro coins: recognised (currency recorded), never priced in dollars.
+  E('eip155:1', 'EURC', '0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c', 6),
+  E('eip155:8453', 'EURC', '0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42', 6),
+  E('eip155:43114', 'EURC', '0xC891EB4cbdEFf6e073e859e987815Ed1505c2ACD', 6),
+  E('eip155:5042002', 'EURC', '0x89B50855Aa3bE2F677cD6303Cec089B5F319D72a', 6),
 ];
 
 export function findStablecoin(network: string, asset: string): Stablecoin | undefined {
@@ -129,18 +162,25 @@ export function findStablecoin(network: string, asset: string): Stablecoin | und
   );
 }
 
+/** The currency of a known stablecoin (on any known network), or null for any other token. */
+export function stablecoinCurrency(network: string, asset: string): Currency | null {
+  return findStablecoin(network, asset)?.currency ?? null;
+}
+
 /**
  * Atomic amount (digits only) on a known USD stablecoin of a known MAINNET → USD; anything else →
  * null. Test-network tokens are not dollars (their terms stay visible in payment_terms), so a testnet
- * offer never sets a dollar price: not the registry price (price_usd), not min_price_usd.
+ * offer never sets a dollar price: not the registry price (price_usd), not min_price_usd. A coin
+ * pegged to another currency (EURC) is never converted. What the amount means (the charge, or the
+ * most a call can cost) is the scheme's business: pipeline/x402/prices.ts.
  */
 export function usdPrice(network: string, asset: string, amount: string): number | null {
   if (!/^\d{1,78}$/.test(amount)) return null;
   if (!isMainnet(network)) return null;
-  const coin = findStablecoin(network, asset);
-  if (!coin) return null;
+  const found = findStablecoin(network, asset);
+  if (found?.currency !== 'USD') return null;
   const units = BigInt(amount);
-  const scale = 10n ** BigInt(coin.decimals);
+  const scale = 10n ** BigInt(found.decimals);
   // Keep 9 decimal places of precision without going through a lossy float of the whole amount.
   const micro = (units * 1_000_000_000n) / scale;
   return Number(micro) / 1e9;

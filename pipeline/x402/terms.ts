@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { keyedHash } from '../core/secret.ts';
-import { usdPrice } from './networks.ts';
+import { stablecoinCurrency } from './networks.ts';
+import { lowestPrices } from './prices.ts';
 import type { RawOffer } from './payment-request.ts';
 
 /**
  * Normalized payment terms of one valid request (docs/design.md, "Payment-term change"): offers with CAIP-2
  * networks, EVM assets and payTo lower-cased, payTo replaced by a salted hash (addresses are never
- * stored), sorted, hashed. Equal `termsHash` = unchanged terms. Pure given the secret.
+ * stored), sorted, hashed. Equal `termsHash` = unchanged terms. Pure given the secret. The prices and
+ * currencies are read from the offers and never enter the hash (adding a coin to the table must not
+ * look like a change of terms).
  */
 export interface NormalizedOffer {
   scheme: string;
@@ -27,7 +30,12 @@ export interface Terms {
   payToHashes: string[];
   amounts: string[];
   timeouts: number[];
+  /** The lowest exact price in dollars (pipeline/x402/prices.ts); null when no exact offer is priced. */
   minPriceUsd: number | null;
+  /** The lowest stated maximum in dollars (upto, batch-settlement offers); null when none is priced. */
+  maxPriceUsd: number | null;
+  /** Sorted distinct 'network|asset=CURRENCY' of the offers on a known stablecoin (USD, EUR, …). */
+  currencies: string[];
 }
 
 const isEvm = (caip2: string) => caip2.startsWith('eip155:');
@@ -63,7 +71,11 @@ export function normalizeTerms(version: number, raw: readonly RawOffer[], secret
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
     .map((x) => x.o);
   const canonical = JSON.stringify({ version, offers });
-  const prices = raw.map((o) => usdPrice(o.caip2, o.asset, o.amount)).filter((p): p is number => p !== null);
+  const prices = lowestPrices(raw.map((o) => ({ scheme: o.scheme, network: o.caip2, asset: o.asset, amount: o.amount })));
+  const currencies = offers.flatMap((o) => {
+    const c = stablecoinCurrency(o.network, o.asset);
+    return c ? [`${o.network}|${o.asset}=${c}`] : [];
+  });
   return {
     version,
     offers,
@@ -77,6 +89,8 @@ export function normalizeTerms(version: number, raw: readonly RawOffer[], secret
       offers.map((o) => o.max_timeout_seconds),
       (a, b) => a - b,
     ),
-    minPriceUsd: prices.length ? Math.min(...prices) : null,
+    minPriceUsd: prices.exactUsd,
+    maxPriceUsd: prices.maxUsd,
+    currencies: uniqSorted(currencies),
   };
 }

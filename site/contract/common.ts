@@ -111,6 +111,8 @@ export const SCHEDULE_REASONS = [
   'all_failed_14d',
   'unlisted_7d',
 ] as const;
+/** What an offer's amount states: the charge of a call (exact) or the most a call can cost (upto, batch-settlement). */
+export const PRICE_KINDS = ['exact', 'maximum'] as const;
 /** Status of an MCP server in its registry (registry.status of discovered MCP servers). */
 export const MCP_STATUSES = ['active', 'deprecated', 'deleted'] as const;
 /** Kind of a monitored operation: a call (checked by its pass rule) or a documentation page. */
@@ -122,6 +124,7 @@ export const Tier = z.enum(SERVICE_TIERS);
 export const ServiceType = z.enum(SERVICE_TYPES);
 export const NameSource = z.enum(NAME_SOURCES);
 export const PriceSource = z.enum(PRICE_SOURCES);
+export const PriceKind = z.enum(PRICE_KINDS);
 export const NetworksSource = z.enum(NETWORKS_SOURCES);
 export const Freshness = z.enum(FRESHNESS_VALUES);
 export const CheckIntervalName = z.enum(CHECK_INTERVAL_NAMES);

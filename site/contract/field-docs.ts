@@ -124,12 +124,17 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'ServiceSummary.price_usd': d(
     'computed',
-    'Price of one paid request in US dollars, as of data_as_of. Discovered: the lowest price among the payment offers the registry lists for the service, counted only for offers on a known USD stablecoin of a known mainnet (amount / 10^decimals; test-network tokens are never dollars). Reviewed: the price the operator states (a claim). Null when neither is known, or compute has not evaluated the service yet. Observed payment requests never set it (see current_terms.min_price_usd). Not a measured charge; for an upto scheme it is the stated maximum.',
+    "Price of one paid request in US dollars, as of data_as_of: an exact price, never a maximum. Discovered: the lowest price among the registry's offers whose scheme states the charge (exact), counted only for offers on a known USD stablecoin of a known mainnet (amount / 10^decimals; test-network tokens are never dollars, and a coin pegged to another currency, such as EURC, is never converted). Offers under upto or batch-settlement state a maximum (see max_price_usd); offers under any other scheme are never priced. Reviewed: the price the operator states (a claim). Null when none is known, or compute has not evaluated the service yet. Observed payment requests never set it (see current_terms.min_price_usd). Not a measured charge. The max_price_usd query filter compares this field only: a service whose offers state only maxima has price_usd null and is left out of a max_price_usd search, like any service without a known price.",
+    'USD per request',
+  ),
+  'ServiceSummary.max_price_usd': d(
+    'computed',
+    'The most one paid request can cost in US dollars, as of data_as_of, for a discovered service whose registry offers include upto or batch-settlement schemes (the charge is decided at settlement, at or below this amount): the lowest such maximum, counted only for offers on a known USD stablecoin of a known mainnet. Null when no such offer is priced, and for reviewed services. Never a price and never mixed into price_usd (a service offering both exact and upto has both fields). Not a measured charge.',
     'USD per request',
   ),
   'ServiceSummary.price_source': d(
     'computed',
-    'registry (discovered: price_usd comes from the registry listing), operator (reviewed: the stated price, a claim) or null when price_usd is null.',
+    'registry (discovered: price_usd and max_price_usd come from the registry listing), operator (reviewed: the stated price, a claim) or null when both price_usd and max_price_usd are null.',
   ),
   'ServiceSummary.provider_endpoints': d(
     'computed',
@@ -292,14 +297,31 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'CurrentTerms.offers': d('measured', 'The offers of the request, normalized; receiving addresses omitted.'),
   'CurrentTerms.min_price_usd': d(
     'computed',
-    'Lowest offer of that request in US dollars, counting only offers on a known USD stablecoin of a known mainnet (amount / 10^decimals); null when no offer qualifies.',
+    'Lowest exact price of that request in US dollars: only offers whose scheme states the charge (exact), on a known USD stablecoin of a known mainnet (amount / 10^decimals); null when no offer qualifies. Maxima (upto, batch-settlement) are in max_price_usd; other schemes and non-USD coins are never priced. Requests observed before maxima were told apart priced every scheme alike.',
     'USD per request',
   ),
-  'TermsOffer.scheme': d('measured', 'Payment scheme (exact, upto, ...).'),
+  'CurrentTerms.max_price_usd': d(
+    'computed',
+    'Lowest stated maximum of that request in US dollars: offers under upto or batch-settlement (the most one call can cost), on a known USD stablecoin of a known mainnet; null when no offer qualifies, or the request was observed before maxima were recorded.',
+    'USD per request',
+  ),
+  'TermsOffer.scheme': d('measured', 'Payment scheme as offered (exact, upto, batch-settlement, or any other; kept as given).'),
   'TermsOffer.network': d('measured', 'Network (CAIP-2).'),
   'TermsOffer.asset': d('measured', 'Token asset address or id.'),
-  'TermsOffer.amount': d('measured', 'Amount in atomic token units (decimal string; a maximum for upto).', 'atomic token units'),
+  'TermsOffer.amount': d(
+    'measured',
+    'Amount in atomic token units (decimal string): the charge under exact, the most a call can cost under upto and batch-settlement (see price_kind).',
+    'atomic token units',
+  ),
   'TermsOffer.max_timeout_seconds': d('measured', 'maxTimeoutSeconds of the offer; null when absent.', 'seconds'),
+  'TermsOffer.price_kind': d(
+    'computed',
+    'What the amount states, from the scheme: exact (the charge of one call), maximum (upto, batch-settlement: the most one call can cost; the charge is settled at or below it) or null (any other scheme: its amount is never priced).',
+  ),
+  'TermsOffer.currency': d(
+    'computed',
+    'Currency the offered token is pegged to (ISO 4217, such as USD or EUR) when the token is a stablecoin known for that network; null for any other token, and for requests observed before currencies were recorded. Only USD amounts are ever converted to dollars.',
+  ),
 
   // registry data
   'RegistryUsage.registry': d('registry', 'Name of the registry reporting the figures.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, TermsChangeKind } from './common.ts';
+import { DateTime, PriceKind, TermsChangeKind } from './common.ts';
 
 /** Summary of observed x402 payment terms (discovered services; null otherwise). */
 export const PaymentTerms = z.strictObject({
@@ -37,6 +37,8 @@ export const TermsOffer = z.strictObject({
   asset: z.string(),
   amount: z.string(),
   max_timeout_seconds: z.number().int().nullable(),
+  price_kind: PriceKind.nullable(),
+  currency: z.string().nullable(),
 });
 export type TermsOffer = z.infer<typeof TermsOffer>;
 
@@ -47,5 +49,6 @@ export const CurrentTerms = z.strictObject({
   networks: z.array(z.string()),
   offers: z.array(TermsOffer),
   min_price_usd: z.number().nonnegative().nullable(),
+  max_price_usd: z.number().nonnegative().nullable(),
 });
 export type CurrentTerms = z.infer<typeof CurrentTerms>;

@@ -47,6 +47,7 @@ export const ServiceSummary = z.strictObject({
   tags: z.array(z.string()),
   category: z.string().nullable(),
   price_usd: z.number().nonnegative().nullable(),
+  max_price_usd: z.number().nonnegative().nullable(),
   price_source: PriceSource.nullable(),
   provider_endpoints: z.number().int().nonnegative(),
   networks: z.array(z.string()),

@@ -117,9 +117,12 @@ ${live ? html`` : html`<p class="muted full">This is a static copy: it shows the
 }
 
 function priceCell(s: ServiceSummary): Html {
-  if (s.price_usd === null) return html`<span class="muted">—</span>`;
+  if (s.price_usd === null && s.max_price_usd === null) return html`<span class="muted">—</span>`;
   const src = s.price_source === 'operator' ? 'operator claim' : s.price_source === 'registry' ? 'from registry terms' : '';
-  return html`${fmtPrice(s.price_usd)}${src ? html`<br><span class="muted small">${src}</span>` : html``}`;
+  // A maximum (upto, batch-settlement) is never shown as the price: it is labelled as the most a call costs.
+  const max =
+    s.max_price_usd === null ? html`` : html`${s.price_usd === null ? '' : html`<br>`}up to ${fmtPrice(s.max_price_usd)} (maximum)`;
+  return html`${s.price_usd === null ? '' : fmtPrice(s.price_usd)}${max}${src ? html`<br><span class="muted small">${src}</span>` : html``}`;
 }
 
 export function renderServiceRow(s: ServiceSummary): Html {

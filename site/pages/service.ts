@@ -25,7 +25,7 @@ ${d.description ? html`<p class="description">${d.tier === 'discovered' ? html`$
 ${d.operator ? html`<dt>Operator</dt><dd>${d.tier === 'discovered' ? thirdParty(d.operator) : d.operator}</dd>` : html``}
 ${d.category ? html`<dt>Category</dt><dd>${d.category}</dd>` : html``}
 ${d.tags.length ? html`<dt>Tags</dt><dd>${d.tags.map((t, i) => html`${i ? ' ' : ''}<span class="badge">${t}</span>`)}${d.tier === 'discovered' ? html` <span class="muted">(from the registry, not reviewed)</span>` : html``}</dd>` : html``}
-<dt>Price per call</dt><dd>${fmtPrice(d.price_usd)}${d.price_source ? html` <span class="muted">(${d.price_source === 'operator' ? "operator's stated price, a claim" : 'lowest amount in the registry terms'}; not a measured charge)</span>` : html``}</dd>
+<dt>Price per call</dt><dd>${fmtPrice(d.price_usd)}${d.max_price_usd !== null ? html`; at most ${fmtPrice(d.max_price_usd)} under a maximum scheme (upto, batch-settlement: the charge is settled at or below it)` : html``}${d.price_source ? html` <span class="muted">(${d.price_source === 'operator' ? "operator's stated price, a claim" : 'lowest amounts in the registry terms'}; not a measured charge)</span>` : html``}</dd>
 <dt>Networks</dt><dd>${d.networks.length ? d.networks.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`) : '—'} ${d.networks.length ? html`<span class="muted">(${d.networks_source})</span>` : html``}${d.mainnet === false ? html` <span class="badge">test networks only</span>` : html``}</dd>
 <dt>Data</dt><dd>${link(api, 'JSON for this service')}</dd>
 </dl>

@@ -1,3 +1,4 @@
+import { priceKindOf } from '../../pipeline/x402/prices.ts';
 import { dailySeriesOver } from '../contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../contract/common.ts';
 import { emptyOutcomeReportCounts, type OutcomeReportCounts } from '../contract/moderation.ts';
@@ -61,7 +62,8 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
   // atlas_price_networks in pipeline/store/rules.sql), never a second copy of the rule here. Before
   // the first compute nothing is known: no price, no networks, the source that would hold them.
   const price = r.has_derived ? num(r.price_usd) : null;
-  const priceSource = price === null ? null : (str(r.price_source) as ServiceSummary['price_source']);
+  const maxPrice = r.has_derived ? num(r.max_price_usd) : null;
+  const priceSource = price === null && maxPrice === null ? null : (str(r.price_source) as ServiceSummary['price_source']);
   const networks = r.has_derived ? strs(r.networks) : [];
   // networks_source: compute's, else (no networks known) macro atlas_unknown_networks_source in SQL.
   const networksSource = String(r.networks_source) as ServiceSummary['networks_source'];
@@ -89,6 +91,7 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
     tags: strs(r.tags),
     category: str(r.category),
     price_usd: price,
+    max_price_usd: maxPrice,
     price_source: priceSource,
     provider_endpoints: num(r.provider_endpoints) ?? 1,
     networks,
@@ -220,12 +223,21 @@ export function claimsOf(r: Row, summary: ServiceSummaryFile): Claim[] {
 }
 
 function currentTermsOf(v: unknown): CurrentTerms | null {
-  const t = json<(Omit<CurrentTerms, 'offers'> & { offers: unknown }) | null>(v, null);
+  const t = json<
+    (Omit<CurrentTerms, 'offers' | 'max_price_usd'> & { offers: unknown; max_price_usd?: number | null; currencies?: unknown }) | null
+  >(v, null);
   if (!t) return null;
   const offers = (typeof t.offers === 'string' ? json<unknown[]>(t.offers, []) : Array.isArray(t.offers) ? t.offers : []) as Record<
     string,
     unknown
   >[];
+  // The currency recorded with the observation ('network|asset=CUR', payment_terms.currencies).
+  const currencyOf = new Map(
+    strs(t.currencies).map((c) => {
+      const at = c.lastIndexOf('=');
+      return [c.slice(0, at), c.slice(at + 1)] as const;
+    }),
+  );
   return {
     observed_at: t.observed_at,
     x402_version: t.x402_version,
@@ -237,8 +249,12 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
       asset: String(o.asset ?? ''),
       amount: String(o.amount ?? ''),
       max_timeout_seconds: num(o.max_timeout_seconds ?? o.maxTimeoutSeconds),
+      // What the amount states follows from the scheme alone (pipeline/x402/prices.ts).
+      price_kind: priceKindOf(String(o.scheme ?? '')),
+      currency: currencyOf.get(`${String(o.network ?? '')}|${String(o.asset ?? '')}`) ?? null,
     })),
     min_price_usd: t.min_price_usd ?? null,
+    max_price_usd: t.max_price_usd ?? null,
   };
 }
 

@@ -61,7 +61,7 @@ SELECT
   ${iso('s.registry_last_called_at')} AS registry_last_called_at,
   s.registry_price_usd, s.registry_networks, s.operator_price_usd, s.operator_networks,
   d.service_id IS NOT NULL AS has_derived,
-  d.price_usd, d.price_source, d.networks, coalesce(d.networks_source, atlas_unknown_networks_source(s.tier)) AS networks_source, d.mainnet,
+  d.price_usd, d.max_price_usd, d.price_source, d.networks, coalesce(d.networks_source, atlas_unknown_networks_source(s.tier)) AS networks_source, d.mainnet,
   coalesce(d.provider_endpoints, h.provider_endpoints)::INTEGER AS provider_endpoints,
   e.service_id IS NOT NULL AS has_evidence,
   coalesce(e.operations, oc.n, 0)::INTEGER AS operations,
@@ -190,7 +190,7 @@ export const detailParts = (now: Date, recent: number): DetailPart[] => {
      QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
    )
    SELECT t.service_id, to_json({'observed_at': ${iso('t.observed_at')}, 'x402_version': t.x402_version, 'networks': t.networks,
-     'offers': t.offers, 'min_price_usd': t.min_price_usd})::VARCHAR AS j
+     'offers': t.offers, 'min_price_usd': t.min_price_usd, 'max_price_usd': t.max_price_usd, 'currencies': t.currencies})::VARCHAR AS j
    FROM t`,
     },
   ];

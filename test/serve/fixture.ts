@@ -87,6 +87,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     tags: spec.tags ?? [],
     category: null,
     price_usd: spec.price === undefined ? 0.01 : spec.price,
+    max_price_usd: null,
     price_source: spec.price === null ? null : tier === 'reviewed' ? 'operator' : 'registry',
     provider_endpoints: 1,
     networks,

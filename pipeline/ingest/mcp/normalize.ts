@@ -164,6 +164,7 @@ export function normalizeMcpEntry(
       registry_payers_30d: null,
       registry_last_called_at: null,
       registry_price_usd: null,
+      registry_max_price_usd: null,
       registry_networks: [],
       mcp_status: status,
       mcp_server_name: serverName,

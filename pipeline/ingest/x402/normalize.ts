@@ -1,6 +1,7 @@
 import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
-import { networkKind, toCaip2, usdPrice } from '../../x402/networks.ts';
+import { networkKind, toCaip2 } from '../../x402/networks.ts';
+import { type LowestPrices, lowestPrices } from '../../x402/prices.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
@@ -143,17 +144,22 @@ export function offerAsset(network: string, asset: string): { asset: string; cai
   return { asset: a, caip19: false };
 }
 
-/** Lowest USD price among offers on known USD stablecoins; null when none is priced. */
-export function registryPriceUsd(accepts: readonly X402Accept[]): number | null {
-  let best: number | null = null;
-  for (const a of accepts) {
+/**
+ * The registry's lowest exact price and lowest stated maximum, in dollars (pipeline/x402/prices.ts:
+ * known USD stablecoins of known mainnets; `upto` / `batch-settlement` amounts are maxima; other
+ * schemes, and offers without a scheme, are not priced).
+ */
+export function registryPrices(accepts: readonly X402Accept[]): LowestPrices {
+  const offers = accepts.flatMap((a) => {
     const amount = amountText(a);
-    if (!amount || !a.asset) continue;
-    const p = usdPrice(a.network, offerAsset(a.network, a.asset).asset, amount);
-    if (p !== null && (best === null || p < best)) best = p;
-  }
-  return best;
+    if (!amount || !a.asset || !a.scheme) return [];
+    return [{ scheme: a.scheme.trim(), network: a.network, asset: offerAsset(a.network, a.asset).asset, amount }];
+  });
+  return lowestPrices(offers);
 }
+
+/** The lowest exact price among the registry's offers (services.registry_price_usd). */
+export const registryPriceUsd = (accepts: readonly X402Accept[]): number | null => registryPrices(accepts).exactUsd;
 
 export function registryNetworks(accepts: readonly X402Accept[]): string[] {
   const set = new Set<string>();
@@ -176,6 +182,7 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
   if (!host) return { ok: false, reason: 'invalid_url' };
 
   const accepts = parseAccepts(item.accepts);
+  const prices = registryPrices(accepts);
   const { method, from: methodFrom } = methodWithSource(item, accepts);
   const version = versionOf(item.x402Version) ?? ctx.pageVersion;
   const label = [item.serviceName, item.label, get(res, 'serviceName'), get(item.extensions, 'bazaar', 'info', 'serviceName')]
@@ -205,7 +212,8 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     registry_calls_30d: registryCount(item.quality?.l30DaysTotalCalls),
     registry_payers_30d: registryCount(item.quality?.l30DaysUniquePayers),
     registry_last_called_at: registryTime(item.quality?.lastCalledAt),
-    registry_price_usd: registryPriceUsd(accepts),
+    registry_price_usd: prices.exactUsd,
+    registry_max_price_usd: prices.maxUsd,
     registry_networks: registryNetworks(accepts),
     mcp_status: null,
     mcp_server_name: null,

@@ -69,6 +69,9 @@ const TermsLine = z.strictObject({
   amounts: z.array(z.string()),
   timeouts: z.array(z.number().int()),
   min_price_usd: z.number().nullable(),
+  // Since migration 022; optional so that batch files written by older workers still load.
+  max_price_usd: z.number().nullable().optional(),
+  currencies: z.array(z.string()).nullable().optional(),
 });
 
 const Entry = z.strictObject({ check: CheckLine, terms: TermsLine.nullable() });

@@ -61,6 +61,7 @@ CREATE TABLE terms_changes (
 CREATE TABLE service_derived (
   service_id VARCHAR NOT NULL,
   price_usd DOUBLE,
+  max_price_usd DOUBLE,                   -- since 022 (which adds it to a database made before it)
   price_source VARCHAR,
   networks VARCHAR[],
   networks_source VARCHAR,

@@ -1,6 +1,10 @@
 import { html, type Html } from '../html.ts';
 import { fmtInt, fmtPrice, fmtTime } from '../format.ts';
 import type { ServiceDetailFile } from '../model.ts';
+import type { TermsOffer } from '../../contract/payment-terms.ts';
+
+/** What an offer's amount is, by its price kind (site/contract TermsOffer.price_kind). */
+const AMOUNT_IS: Record<NonNullable<TermsOffer['price_kind']>, string> = { exact: 'the charge', maximum: 'a maximum' };
 
 /**
  * Payment terms (docs/api.md, PaymentTerms): the summary, the latest valid request's offers and the history of
@@ -30,11 +34,11 @@ ${
 }
 ${
   cur
-    ? html`<h3>Latest payment request</h3><p class="muted">Observed ${fmtTime(cur.observed_at)}, x402 version ${cur.x402_version}; lowest USD price ${fmtPrice(cur.min_price_usd)} (not a measured charge).</p>
-<div class="table-scroll"><table><thead><tr><th scope="col">Scheme</th><th scope="col">Network</th><th scope="col">Asset</th><th scope="col" class="num">Amount (atomic units)</th><th scope="col" class="num">Timeout</th></tr></thead>
+    ? html`<h3>Latest payment request</h3><p class="muted">Observed ${fmtTime(cur.observed_at)}, x402 version ${cur.x402_version}; lowest exact USD price ${fmtPrice(cur.min_price_usd)}${cur.max_price_usd !== null ? html`, lowest stated maximum ${fmtPrice(cur.max_price_usd)}` : html``} (not a measured charge).</p>
+<div class="table-scroll"><table><thead><tr><th scope="col">Scheme</th><th scope="col">Network</th><th scope="col">Asset</th><th scope="col" class="num">Amount (atomic units)</th><th scope="col">Amount is</th><th scope="col" class="num">Timeout</th></tr></thead>
 <tbody>${cur.offers.map(
         (o) =>
-          html`<tr><td>${o.scheme}</td><td><code>${o.network}</code></td><td><code>${o.asset}</code></td><td class="num">${o.amount}</td><td class="num">${o.max_timeout_seconds === null ? '—' : `${o.max_timeout_seconds} s`}</td></tr>`,
+          html`<tr><td>${o.scheme}</td><td><code>${o.network}</code></td><td><code>${o.asset}</code>${o.currency ? html` <span class="muted">${o.currency}</span>` : html``}</td><td class="num">${o.amount}</td><td>${o.price_kind === null ? 'not priced (unknown scheme)' : AMOUNT_IS[o.price_kind]}</td><td class="num">${o.max_timeout_seconds === null ? '—' : `${o.max_timeout_seconds} s`}</td></tr>`,
       )}</tbody></table></div>`
     : html``
 }

@@ -58,6 +58,7 @@ function candidate(): DiscoveredRecord {
     registry_payers_30d: 50,
     registry_last_called_at: null,
     registry_price_usd: 0.01,
+    registry_max_price_usd: null,
     registry_networks: ['eip155:8453'],
     mcp_status: null,
     mcp_server_name: null,

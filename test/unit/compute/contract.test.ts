@@ -42,6 +42,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   service_derived: {
     service_id: 'VARCHAR',
     price_usd: 'DOUBLE',
+    max_price_usd: 'DOUBLE',
     price_source: 'VARCHAR',
     networks: 'VARCHAR[]',
     networks_source: 'VARCHAR',

@@ -17,8 +17,9 @@ import {
 import { membersOf } from '../../../site/contract/walk.ts';
 
 // Members the API names for ServiceList, ServiceSummary, evidence and payment_terms: the contract must carry every one of them.
-// Plus data_as_of, our one addition: every response with computed figures says when compute last ran
-// (docs/CONTRACTS.md "Contract schemas").
+// Plus data_as_of, our addition to the list: every response with computed figures says when compute
+// last ran; and max_price_usd, our addition to the summary: the most a call can cost under a maximum
+// scheme (upto, batch-settlement), kept out of price_usd (docs/CONTRACTS.md "Contract schemas").
 const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'data_as_of', 'notes', 'query', 'total', 'items', 'hint'];
 const SPEC_SUMMARY = [
   'id',
@@ -34,6 +35,7 @@ const SPEC_SUMMARY = [
   'tags',
   'category',
   'price_usd',
+  'max_price_usd',
   'price_source',
   'provider_endpoints',
   'networks',

@@ -60,14 +60,18 @@ describe('x402 registry ingest', () => {
       expect(stats[0]).toMatchObject({ decoys: 1 });
       // Test-network tokens are not dollars: every endpoint without a mainnet offer is unpriced; of
       // those with one, a single item offers no known stablecoin.
-      const prices = await store.all<{ networks: string[]; price: number | null }>(
-        "SELECT registry_networks AS networks, registry_price_usd AS price FROM services WHERE tier = 'discovered' AND protocol = 'x402'",
+      // An item whose mainnet offers are all `upto` states only a maximum (registry_max_prices), no price.
+      const prices = await store.all<{ networks: string[]; price: number | null; max: number | null }>(
+        `SELECT s.registry_networks AS networks, s.registry_price_usd AS price, m.max_price_usd AS max
+         FROM services s LEFT JOIN registry_max_prices m ON m.service_id = s.id WHERE s.tier = 'discovered' AND s.protocol = 'x402'`,
       );
       const noMainnet = prices.filter((r) => !r.networks.some(isMainnet));
       expect(noMainnet.length).toBeGreaterThan(0);
-      expect(noMainnet.filter((r) => r.price !== null)).toEqual([]);
-      expect(prices.filter((r) => r.networks.some(isMainnet) && r.price === null)).toHaveLength(1);
-      expect(Number(stats[0]!.unpriced)).toBe(noMainnet.length + 1);
+      expect(noMainnet.filter((r) => r.price !== null || r.max !== null)).toEqual([]);
+      const maxOnly = prices.filter((r) => r.networks.some(isMainnet) && r.price === null && r.max !== null);
+      expect(maxOnly.length).toBeGreaterThan(0);
+      expect(prices.filter((r) => r.networks.some(isMainnet) && r.price === null && r.max === null)).toHaveLength(1);
+      expect(Number(stats[0]!.unpriced)).toBe(noMainnet.length + maxOnly.length + 1);
       for (const k of ['templated', 'v1', 'v2', 'testnet', 'post']) expect(Number(stats[0]![k])).toBeGreaterThan(0);
       const ops = await store.all(
         "SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'",

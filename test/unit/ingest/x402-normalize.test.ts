@@ -52,7 +52,7 @@ describe('x402 registry item → service record', () => {
     expect(unpriced.registry_price_usd).toBeNull();
     const decoy = norm(
       x402Item('https://p.example/', {
-        accepts: [{ network: 'base', amount: '2500000000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }],
+        accepts: [{ scheme: 'exact', network: 'base', amount: '2500000000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }],
       }),
     );
     expect(decoy.registry_price_usd).toBe(2500);

@@ -25,7 +25,8 @@ async function seedOne(store: Store): Promise<void> {
       true, '2026-11-25 12:00:00');
     INSERT INTO terms_summary VALUES ('cand_abc', '2026-11-20', 1, 2, 1, '2026-11-20', ['pay_to'], '2026-10-01', true, ['eip155:8453'], true, '2026-11-25 11:30:00', '2026-11-25 12:00:00');
     INSERT INTO terms_changes VALUES ('cand_abc', '2026-11-20', ['pay_to']), ('cand_abc', '2026-10-20', ['price']), ('cand_abc', '2026-08-01', ['other']);
-    INSERT INTO service_derived VALUES ('cand_abc', 0.25, 'registry', ['eip155:8453'], 'observed', true, 3, true, '2026-11-25 12:00:00');
+    INSERT INTO service_derived (service_id, price_usd, max_price_usd, price_source, networks, networks_source, mainnet, provider_endpoints, templated_url, computed_at)
+      VALUES ('cand_abc', 0.25, 0.5, 'registry', ['eip155:8453'], 'observed', true, 3, true, '2026-11-25 12:00:00');
     INSERT INTO directory_evaluations VALUES ('2026-11-25 11:00:00', 'full', 1, 0, 1), ('2026-11-25 12:00:00', 'full', 1, 1, 1);
     INSERT INTO directory VALUES ('cand_abc', '2026-11-25 11:00:00', '2026-11-25 11:00:00', false, 'listing-criteria/1', 'full', '[]'),
       ('cand_abc', '2026-11-25 12:00:00', '2026-11-25 12:00:00', true, 'listing-criteria/1', 'full',
@@ -65,6 +66,7 @@ describe('publish maps compute outputs into the contract', () => {
       const s = rec!.summary;
       expect(s).toMatchObject({
         price_usd: 0.25,
+        max_price_usd: 0.5,
         price_source: 'registry',
         networks_source: 'observed',
         mainnet: true,

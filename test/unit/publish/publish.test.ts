@@ -98,7 +98,10 @@ describe('publish (raw rows → compute → publish)', () => {
         asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
         amount: '2000',
         max_timeout_seconds: 60,
+        price_kind: 'exact',
+        currency: 'USD',
       });
+      expect([x402.current_terms!.min_price_usd, x402.current_terms!.max_price_usd]).toEqual([0.002, null]);
       expect(x402.registry_text).toMatchObject({ third_party_text: true, name: 'Service 1' });
       expect(x402.interval_history[0]).toMatchObject({ from_hours: null, to_hours: 24, rule: 'schedule/1' });
 

@@ -67,7 +67,7 @@ export async function seedRaw(store: Store, now: Date, n: number, days = 10): Pr
   );
   await store.run(
     `INSERT INTO payment_terms (service_id, operation, slot, observed_at, x402_version, offers, terms_hash, networks, schemes, assets,
-      pay_to_hashes, amounts, timeouts, min_price_usd)
+      pay_to_hashes, amounts, timeouts, min_price_usd, max_price_usd, currencies)
     SELECT c.service_id, c.operation, c.slot, c.checked_at, 2,
       json_array(json_object('scheme', 'exact', 'network', 'eip155:8453', 'asset', '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
         'amount', CASE WHEN c.checked_at > $1::TIMESTAMP - INTERVAL 3 DAY THEN '2000' ELSE '1000' END, 'pay_to_hash', 'h1', 'max_timeout_seconds', 60)),
@@ -75,7 +75,8 @@ export async function seedRaw(store: Store, now: Date, n: number, days = 10): Pr
       ['eip155:8453'], ['exact'], ['eip155:8453|0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'], ['h1'],
       [CASE WHEN c.checked_at > $1::TIMESTAMP - INTERVAL 3 DAY THEN 'exact|eip155:8453|0x833589fcd6edb6e08f4c7c32d4f71b54bda02913=2000'
             ELSE 'exact|eip155:8453|0x833589fcd6edb6e08f4c7c32d4f71b54bda02913=1000' END],
-      [60], CASE WHEN c.checked_at > $1::TIMESTAMP - INTERVAL 3 DAY THEN 0.002 ELSE 0.001 END
+      [60], CASE WHEN c.checked_at > $1::TIMESTAMP - INTERVAL 3 DAY THEN 0.002 ELSE 0.001 END,
+      NULL, ['eip155:8453|0x833589fcd6edb6e08f4c7c32d4f71b54bda02913=USD']
     FROM checks c JOIN services s ON s.id = c.service_id
     WHERE s.tier = 'discovered' AND s.protocol = 'x402' AND c.passed`,
     [now.toISOString()],
