@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../pipeline/core/config.ts';
-import { fleetConfig, REAL_402_FILE, startFleet, type Fleet } from '../../pipeline/fleet/index.ts';
+import { fleetConfig, REAL_402_FILES, startFleet, type Fleet } from '../../pipeline/fleet/index.ts';
 import { runProbe } from '../../pipeline/probe/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../helpers/context.ts';
 import { REAL_402_TABLE, realResponses } from '../helpers/real-402.ts';
@@ -14,7 +14,7 @@ import { seedServices } from './seed.ts';
  * (why each verdict: docs/notes/fleet.md, "Real 402 responses"). Without the realdata folder the
  * suite is skipped with one printed line (a failure in CI: test/helpers/realdata-gate.ts).
  */
-const gate = realdataGate('probe against real 402 responses (test/probe/real-402.test.ts)', [REAL_402_FILE]);
+const gate = realdataGate('probe against real 402 responses (test/probe/real-402.test.ts)', REAL_402_FILES);
 
 describe.skipIf(!gate.present)('probe against real 402 responses', () => {
   const clock = testClock('2026-11-25T12:10:00Z');

@@ -7,7 +7,7 @@ import {
   loadReal402Responses,
   parseReal402Examples,
   REAL_402_EXPECTED,
-  REAL_402_FILE,
+  REAL_402_FILES,
   realdataDir,
   startFleet,
   type Fleet,
@@ -36,7 +36,7 @@ let responses: Real402Response[];
 let fleet: Fleet;
 let dispatcher: ReturnType<typeof createProbeAgent> | undefined;
 
-const gate = realdataGate('real 402 responses (test/unit/fleet/real-402.test.ts)', [REAL_402_FILE]);
+const gate = realdataGate('real 402 responses (test/unit/fleet/real-402.test.ts)', REAL_402_FILES);
 afterAll(async () => {
   await dispatcher?.close();
   await agent.close();
