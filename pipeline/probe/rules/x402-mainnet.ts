@@ -5,8 +5,6 @@ import type { PaymentRequestRead } from '../../x402/payment-request.ts';
 import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';
 
-const PROTOCOL_NAMES = { mpp: 'MPP (WWW-Authenticate: Payment)', l402: 'L402 (WWW-Authenticate: L402/LSAT)' } as const;
-
 /**
  * x402-mainnet/2 (docs/design.md, pass rules): passes on HTTP 402 carrying a valid x402 payment
  * request (pipeline/x402/payment-request.ts) that offers at least one known mainnet network, whatever
@@ -33,11 +31,10 @@ export function x402MainnetRule(res: EdgeResult, payment: PaymentRequestRead | n
   if (res.status !== 402) return { passed: false, reason: 'not_402', rule, detail: `HTTP ${res.status}` };
   classified ??= classify402(res, payment ?? undefined);
   const cls = classified.classification;
-  const seen = classified.challenges.length ? `; challenges: ${classified.challenges.join(', ')}` : '';
+  const seen = `challenges: ${classified.challenges.join(', ')}`;
   if (cls === 'x402-auth-only')
-    return { passed: false, reason: 'no_payment_offer', rule, detail: `x402 request with an empty accepts (sign-in only)${seen}` };
-  if (cls === 'mpp' || cls === 'l402')
-    return { passed: false, reason: 'not_x402', rule, detail: `no x402 request; ${PROTOCOL_NAMES[cls]} challenge${seen}` };
+    return { passed: false, reason: 'no_payment_offer', rule, detail: `x402 request with an empty accepts (sign-in only); ${seen}` };
+  if (cls === 'mpp' || cls === 'l402') return { passed: false, reason: 'not_x402', rule, detail: `no x402 request; ${seen}` };
   if (!payment || payment.kind === 'absent') {
     if (res.truncated)
       return { passed: false, reason: 'too_large', rule, detail: `no PAYMENT-REQUIRED header and the body exceeds ${res.bytes} bytes` };

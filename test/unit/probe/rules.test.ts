@@ -117,7 +117,7 @@ describe('x402-mainnet/2', () => {
       passed: false,
       reason: 'not_x402',
       rule: 'x402-mainnet/2',
-      detail: 'no x402 request; MPP (WWW-Authenticate: Payment) challenge; challenges: mpp',
+      detail: 'no x402 request; challenges: mpp',
     });
     expect(x402(res(402, { 'www-authenticate': 'L402 macaroon="m", invoice="lnbc1"' }))).toMatchObject({ reason: 'not_x402' });
     expect(x402(res(402, { 'www-authenticate': 'LSAT macaroon="m", invoice="lnbc1"' }, 'pay'))).toMatchObject({ reason: 'not_x402' });
