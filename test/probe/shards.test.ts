@@ -31,7 +31,7 @@ describe('probe shards with batch files', () => {
       .map((e, i) => ({
         id: `cand_s${i}`,
         protocol: e.protocol === 'mcp' ? 'mcp' : 'x402',
-        ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/1' as const) }],
+        ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/2' as const) }],
       }));
     const store = await openTestStore(join(t.dir, 'seed'));
     try {

@@ -46,7 +46,7 @@ describe('fleet expectations agree with the probe', () => {
             url: e.url,
             method: e.method,
             expectedStatuses: [],
-            passRule: e.protocol === 'mcp' ? 'mcp-reach/3' : 'x402-mainnet/1',
+            passRule: e.protocol === 'mcp' ? 'mcp-reach/3' : 'x402-mainnet/2',
             intervalHours: 24,
             protocol: e.protocol,
             slot: at,

@@ -138,7 +138,7 @@ describe.skipIf(!gate.present)('with the real 402 responses', () => {
           url: e.url,
           method: e.method,
           expectedStatuses: [],
-          passRule: 'x402-mainnet/1',
+          passRule: 'x402-mainnet/2',
           intervalHours: 24,
           protocol: 'x402',
           slot: clock(),
