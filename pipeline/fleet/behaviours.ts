@@ -4,7 +4,7 @@ import { inOutage, type Timeline } from './timeline.ts';
 
 /**
  * The catalogue of behaviours. Each entry states what the endpoint does and the verdict a
- * DISCOVERED-service probe must record (x402-mainnet/1 for x402, mcp-reach/3 for MCP), as a pure
+ * DISCOVERED-service probe must record (x402-mainnet/2 for x402, mcp-reach/3 for MCP), as a pure
  * function of the time. The handlers in respond-*.ts implement exactly these descriptions.
  */
 export const X402_BEHAVIOURS = [
@@ -38,6 +38,11 @@ export const X402_BEHAVIOURS = [
   'x402-reset', // the socket is destroyed without an answer
   'x402-templated', // registry lists /items/:id; the literal path answers 400
   'x402-dead', // points at a port that refuses connections
+  'x402-header-only', // valid v2 offer only in an upper-case PAYMENT-REQUIRED header, body {}
+  'x402-mpp-only', // 402 with two MPP challenges comma-joined in one WWW-Authenticate (Payment …, Payment …), no x402
+  'x402-l402-only', // 402 with repeated WWW-Authenticate headers: LSAT … and L402 … (Lightning), no x402
+  'x402-and-mpp', // valid v2 PAYMENT-REQUIRED header and an MPP challenge on the same 402
+  'x402-siwx-auth-only', // v2 header whose accepts is [] plus extensions["sign-in-with-x"]: sign-in only, no offer
 ] as const;
 
 export const MCP_BEHAVIOURS = [
@@ -96,6 +101,8 @@ export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs 
     case 'x402-unknown-asset':
     case 'x402-decoy-price':
     case 'x402-v2-cosmetic':
+    case 'x402-header-only':
+    case 'x402-and-mpp':
       return OK402;
     case 'x402-outage':
       return inOutage(tl, at) ? v(false, 'not_402', 503) : OK402;
@@ -103,9 +110,15 @@ export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs 
     case 'x402-html-paywall':
     case 'x402-invalid-base64':
     case 'x402-urlsafe-base64':
-    case 'x402-unknown-network':
     case 'x402-dollar-amount':
       return v(false, 'invalid_payment_request', 402);
+    case 'x402-unknown-network':
+      return v(false, 'unknown_network', 402);
+    case 'x402-mpp-only':
+    case 'x402-l402-only':
+      return v(false, 'not_x402', 402);
+    case 'x402-siwx-auth-only':
+      return v(false, 'no_payment_offer', 402);
     case 'x402-testnet-only':
       return v(false, 'testnet_only', 402);
     case 'x402-server-error':

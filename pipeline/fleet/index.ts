@@ -18,6 +18,8 @@ export {
   realdataDir,
   REAL_402_EXPECTED,
   REAL_402_FILE,
+  REAL_402_FILE_2026,
+  REAL_402_FILES,
   isReal402Behaviour,
   type Real402Response,
   type Real402Behaviour,

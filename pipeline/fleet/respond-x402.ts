@@ -24,16 +24,45 @@ const PAYWALL_HTML =
   '<!doctype html><html><head><title>Payment required</title></head><body><h1>Payment required</h1>' +
   '<p>Connect a wallet to pay $0.01 USDC for this resource.</p><script>window.x402={amount:"0.01"}</script></body></html>';
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+/**
+ * Challenges of other payment protocols, shaped like the public formats (MPP: `Payment` with id, realm,
+ * method, intent and a base64url JSON request; L402: macaroon and a Lightning invoice). Synthetic:
+ * nothing in them can be paid.
+ */
+const mppChallenge = (host: string, method: string, id: string): string =>
+  `Payment id="${id}", realm="${host}", method="${method}", intent="charge", request="${Buffer.from(
+    JSON.stringify({
+      amount: '10000',
+      currency: '0x20c0000000000000000000000000000000000000',
+      recipient: '0x0000000000000000000000000000000000000001',
+    }),
+  ).toString('base64url')}"`;
+const L402_CHALLENGE = 'L402 macaroon="AgEEbHNhdAJCAAAfleetfleetfleet", invoice="lnbc100n1pfleetfleetfleet"';
+const LSAT_CHALLENGE = 'LSAT macaroon="AgEEbHNhdAJCAAAfleetfleetfleet", invoice="lnbc100n1pfleetfleetfleet"';
+
+function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: string): void {
   res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }
 
 function sendV2(state: FleetState, spec: EndpointSpec, res: ServerResponse, url: string, now: Date): void {
   const pr = paymentRequiredV2(spec, url, offersAt(spec, now, state.timeline));
+  if (spec.behaviour === 'x402-siwx-auth-only') {
+    pr.accepts = [];
+    pr.extensions = {
+      'sign-in-with-x': {
+        info: { domain: spec.host, uri: url, nonce: 'fleet', issuedAt: now.toISOString(), statement: 'Sign in to use this resource' },
+        supportedChains: [{ chainId: 'eip155:8453', type: 'eip191' }],
+      },
+    };
+  }
   let header = encodeHeader(pr, state.headerEncoding);
   if (spec.behaviour === 'x402-urlsafe-base64') header = toUrlSafe(header);
-  send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': header, 'cache-control': 'private, no-store' }, '{}');
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': 'private, no-store' };
+  // Header names are case-insensitive; this one is sent in capitals on the wire.
+  headers[spec.behaviour === 'x402-header-only' ? 'PAYMENT-REQUIRED' : 'payment-required'] = header;
+  if (spec.behaviour === 'x402-and-mpp') headers['www-authenticate'] = mppChallenge(spec.host, 'tempo', 'fleet-mpp-1');
+  send(res, 402, headers, '{}');
 }
 
 /** URL-safe alphabet, no padding; guaranteed to differ from standard base64 (a `-` or `_` is forced in). */
@@ -89,6 +118,21 @@ export function respondX402(state: FleetState, spec: EndpointSpec, req: Incoming
     }
     case 'x402-html-paywall':
       send(res, 402, { 'content-type': 'text/html; charset=utf-8' }, PAYWALL_HTML);
+      return;
+    case 'x402-mpp-only':
+      send(
+        res,
+        402,
+        {
+          'content-type': 'application/problem+json',
+          'www-authenticate': `${mppChallenge(spec.host, 'tempo', 'fleet-mpp-1')}, ${mppChallenge(spec.host, 'stripe', 'fleet-mpp-2')}`,
+        },
+        JSON.stringify({ type: 'about:blank', title: 'Payment Required', status: 402 }),
+      );
+      return;
+    case 'x402-l402-only':
+      // Two header lines (Node sends an array as repeated headers); the client joins them with ", ".
+      send(res, 402, { 'content-type': 'text/plain', 'www-authenticate': [LSAT_CHALLENGE, L402_CHALLENGE] }, 'Payment Required');
       return;
     case 'x402-invalid-base64':
       send(res, 402, { 'content-type': JSON_TYPE, 'payment-required': INVALID_BASE64_HEADER }, '{}');

@@ -35,6 +35,8 @@ export interface CheckRow {
   method: string;
   bytes: number | null;
   detail: string | null;
+  /** Payment protocols of a 402 answer to a call (pipeline/x402/classify-402.ts); null otherwise. */
+  protocols: string[] | null;
 }
 
 const CHECK_SHAPE = JSON.stringify([
@@ -54,6 +56,7 @@ const CHECK_SHAPE = JSON.stringify([
     method: 'VARCHAR',
     bytes: 'INTEGER',
     detail: 'VARCHAR',
+    protocols: 'VARCHAR[]',
   },
 ]);
 const TERMS_SHAPE = JSON.stringify([
@@ -77,9 +80,9 @@ const TERMS_SHAPE = JSON.stringify([
   },
 ]);
 
-const INSERT_CHECKS = `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail)
+const INSERT_CHECKS = `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail, protocols)
   SELECT s.service_id, s.operation, s.slot::TIMESTAMP, s.checked_at::TIMESTAMP, s.status, s.passed, s.reason, s.rule,
-         s.latency_ms, s.ttfb_ms, s.run_id, s.url, s.method, s.bytes, s.detail
+         s.latency_ms, s.ttfb_ms, s.run_id, s.url, s.method, s.bytes, s.detail, s.protocols
   FROM (SELECT r.* FROM (SELECT unnest(from_json($1::JSON, '${CHECK_SHAPE}')) AS r)) s
   WHERE NOT EXISTS (SELECT 1 FROM checks c
                     WHERE c.slot BETWEEN $2::TIMESTAMP AND $3::TIMESTAMP
@@ -111,6 +114,8 @@ export interface CheckRecord {
   method: string;
   bytes: number | null;
   detail: string | null;
+  /** Absent in batch files written before migration 021 (loaded as null). */
+  protocols?: string[] | null;
 }
 
 /** A payment-term observation as stored, keyed like its check (service_id, operation, slot). */
@@ -151,6 +156,7 @@ export function checkRecord(c: CheckRow): CheckRecord {
     method: c.method,
     bytes: c.bytes,
     detail: c.detail,
+    protocols: c.protocols,
   };
 }
 

@@ -1,4 +1,5 @@
 import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
+import { type Classified402, classify402, type PaymentProtocol } from '../x402/classify-402.ts';
 import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
 import { normalizeTerms, type Terms } from '../x402/terms.ts';
 import type { DueOperation } from './due.ts';
@@ -11,8 +12,9 @@ import type { Verdict } from './verdict.ts';
 
 /**
  * One check: request → response → verdict (+ payment terms when the response carries a valid x402
- * payment request, whatever the rule or verdict — reviewed and discovered alike). The fetcher is
- * injected; everything after it is pure.
+ * payment request, whatever the rule or verdict — reviewed and discovered alike; + the payment
+ * protocols a 402 carries, for every call whatever its rule). The fetcher is injected; everything
+ * after it is pure.
  */
 export interface ProbeOutcome {
   op: DueOperation;
@@ -20,20 +22,29 @@ export interface ProbeOutcome {
   response: EdgeResult;
   verdict: Verdict;
   terms: Terms | null;
+  /** `checks.protocols`: the payment protocols of a 402 answer to a call ([] when none); null otherwise. */
+  protocols: PaymentProtocol[] | null;
 }
 
-export function judge(op: DueOperation, res: EdgeResult, secret: string): { verdict: Verdict; terms: Terms | null } {
+export function judge(
+  op: DueOperation,
+  res: EdgeResult,
+  secret: string,
+): { verdict: Verdict; terms: Terms | null; protocols: PaymentProtocol[] | null } {
   let payment: PaymentRequestRead | null = null;
-  if (res.ok && res.status === 402 && op.passRule !== PASS_RULE_OF_KIND.mcp && op.kind === 'call')
-    payment = readPaymentRequest(res.headers, res.body);
+  let classified: Classified402 | null = null;
+  if (res.ok && res.status === 402 && op.kind === 'call') {
+    if (op.passRule !== PASS_RULE_OF_KIND.mcp) payment = readPaymentRequest(res.headers, res.body);
+    classified = classify402(res, payment ?? undefined);
+  }
   const verdict =
     op.passRule === PASS_RULE_OF_KIND.reviewed
       ? reviewedRule(res, op.expectedStatuses)
       : op.passRule === PASS_RULE_OF_KIND.mcp
         ? mcpReachRule(res)
-        : x402MainnetRule(res, payment);
+        : x402MainnetRule(res, payment, classified);
   const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;
-  return { verdict, terms };
+  return { verdict, terms, protocols: classified ? classified.challenges : null };
 }
 
 export async function probeOne(

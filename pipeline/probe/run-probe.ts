@@ -308,6 +308,7 @@ function toRow(o: ProbeOutcome, runId: string): CheckRow {
     method: o.op.passRule === PASS_RULE_OF_KIND.mcp ? 'GET' : o.op.method,
     bytes: r.ok ? r.bytes : null,
     detail: o.verdict.detail ? o.verdict.detail.slice(0, 300) : null,
+    protocols: o.protocols,
   };
 }
 

@@ -3,7 +3,7 @@ export const REPORT_NOTES: Record<string, string> = {
   report:
     'A weekly report is a fixed snapshot of the week Monday 00:00 UTC to the next Monday, frozen once the week has ended. Corrections are returned alongside it and never change its figures. The id current gives provisional week-to-date figures.',
   checks:
-    'Checks are counted by kind of pass rule: reviewed (reviewed/1), x402 (x402-mainnet/1), mcp (mcp-reach/3). ran counts checks for slots in the week that ran before its end; missed counts scheduled checks that did not run, against the interval in force at the time, and is never counted as a failure.',
+    'Checks are counted by kind of pass rule: reviewed (reviewed/1), x402 (x402-mainnet/N), mcp (mcp-reach/3). ran counts checks for slots in the week that ran before its end; missed counts scheduled checks that did not run, against the interval in force at the time, and is never counted as a failure.',
   directory:
     'Directory size is the number of services whose latest directory evaluation before the end of the week placed them in the directory.',
   payment_terms:

@@ -50,15 +50,27 @@ export const CHECK_INTERVAL_HOURS = { hourly: 1, daily: 24, weekly: 168, monthly
 >;
 /** Kinds of an observed x402 payment-term change (a change can have several). */
 export const TERMS_CHANGE_KINDS = ['price', 'network_added', 'network_removed', 'asset', 'pay_to', 'scheme', 'version', 'other'] as const;
-/** Pass rules of scheduled checks (versioned ids; published with every check). */
-export const PASS_RULES = ['reviewed/1', 'x402-mainnet/1', 'mcp-reach/3'] as const;
-/** Kind of a check, by its pass rule: reviewed/1 → reviewed, x402-mainnet/1 → x402, mcp-reach/3 → mcp. */
+/**
+ * Pass rules of scheduled checks (versioned ids; published with every check). `x402-mainnet/1` is
+ * retired: checks judged by it keep that id; x402-mainnet/2 has the same pass/fail outcome and tells
+ * the failures apart (not_x402, no_payment_offer, unknown_network; docs/design.md, pass rules). An
+ * operation still naming /1 (a row written before migration 021) is judged by the current x402 rule.
+ */
+export const PASS_RULES = ['reviewed/1', 'x402-mainnet/2', 'mcp-reach/3', 'x402-mainnet/1'] as const;
+/** Kind of a check, by its pass rule: reviewed/1 → reviewed, x402-mainnet/N → x402, mcp-reach/3 → mcp. */
 export const CHECK_KINDS = ['reviewed', 'x402', 'mcp'] as const;
 /** The pass rule of each check kind (each one of PASS_RULES), for code that writes or tests a rule id. */
-export const PASS_RULE_OF_KIND = { reviewed: 'reviewed/1', x402: 'x402-mainnet/1', mcp: 'mcp-reach/3' } as const satisfies Record<
+export const PASS_RULE_OF_KIND = { reviewed: 'reviewed/1', x402: 'x402-mainnet/2', mcp: 'mcp-reach/3' } as const satisfies Record<
   (typeof CHECK_KINDS)[number],
   (typeof PASS_RULES)[number]
 >;
+/**
+ * Payment protocols a 402 response can carry (pipeline/x402/classify-402.ts; `protocols` of a check),
+ * in the order they are listed: an x402 request in the PAYMENT-REQUIRED header (v2), an x402 request
+ * with no payment offer (sign-in only), an x402 request in the body (v1), an MPP challenge
+ * (`WWW-Authenticate: Payment`), an L402 / LSAT challenge (Lightning).
+ */
+export const PAYMENT_PROTOCOLS = ['x402-v2', 'x402-auth-only', 'x402-v1', 'mpp', 'l402'] as const;
 export const RUN_STATUSES = ['running', 'ok', 'partial', 'failed'] as const;
 /** The service's own scheduled jobs (GET /api/v1/status `jobs[].kind`). */
 export const JOB_KINDS = ['probe', 'compute', 'publish', 'docs', 'report'] as const;
@@ -86,9 +98,12 @@ export const ROADMAP_STATUSES = ['planned', 'in_progress', 'done'] as const;
 export const CHECK_REASONS = [
   'ok',
   'status_not_expected', // reviewed/1: status not in the listing's expected set
-  'not_402', // x402-mainnet/1: any status other than 402 (3xx and 429 have their own codes)
-  'invalid_payment_request', // x402-mainnet/1: 402 without a valid x402 payment request
-  'testnet_only', // x402-mainnet/1: valid request, but every offer is on a test network
+  'not_402', // x402-mainnet/N: any status other than 402 (3xx and 429 have their own codes)
+  'invalid_payment_request', // x402-mainnet/N: 402 with a malformed x402 request, or with no payment challenge at all
+  'testnet_only', // x402-mainnet/N: valid request, but every offer is on a test network
+  'not_x402', // x402-mainnet/2: a 402 of another payment protocol only (MPP, L402)
+  'no_payment_offer', // x402-mainnet/2: an x402 request with no offer (`accepts` empty: sign-in only)
+  'unknown_network', // x402-mainnet/2: valid request, no mainnet offer and some network not in the table
   'status_not_allowed', // mcp-reach/3: status outside 200/400/401/403/405/406
   'timeout',
   'dns',
@@ -141,6 +156,7 @@ export const Scope = z.enum(SCOPES);
 export const SortKey = z.enum(SORTS);
 export const RoadmapStatus = z.enum(ROADMAP_STATUSES);
 export const CheckReason = z.enum(CHECK_REASONS);
+export const PaymentProtocol = z.enum(PAYMENT_PROTOCOLS);
 export const ScheduleReason = z.enum(SCHEDULE_REASONS);
 export const McpStatus = z.enum(MCP_STATUSES);
 export const OperationKind = z.enum(OPERATION_KINDS);

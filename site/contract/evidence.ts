@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckIntervalName, CheckReason, DateTime, Freshness, PassRule } from './common.ts';
+import { CheckIntervalName, CheckReason, DateTime, Freshness, PassRule, PaymentProtocol } from './common.ts';
 
 /** evidence.last_check: the latest check of any operation (members are our choice). */
 export const LastCheck = z.strictObject({
@@ -10,6 +10,7 @@ export const LastCheck = z.strictObject({
   reason: CheckReason,
   latency_ms: z.number().nonnegative().nullable(),
   rule: PassRule,
+  protocols: z.array(PaymentProtocol).nullable(),
 });
 export type LastCheck = z.infer<typeof LastCheck>;
 

@@ -1,6 +1,6 @@
 import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from './changes.ts';
-import { CHECK_REASONS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
+import { CHECK_REASONS, PAYMENT_PROTOCOLS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
 import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
@@ -243,7 +243,14 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'Milliseconds from sending the request to the end of the response body, or to the failure or abort when no complete response arrived (a timeout counts its whole wait); rounded to 0.1 ms. Null only when not recorded.',
     'milliseconds',
   ),
-  'LastCheck.rule': d('constant', 'Pass rule id applied to the check (reviewed/1, x402-mainnet/1, mcp-reach/3).'),
+  'LastCheck.rule': d(
+    'constant',
+    'Pass rule id applied to the check (reviewed/1, x402-mainnet/2, mcp-reach/3; checks judged before x402-mainnet/2 keep x402-mainnet/1, which had the same pass/fail outcome but reported not_x402, no_payment_offer and unknown_network failures as invalid_payment_request).',
+  ),
+  'LastCheck.protocols': d(
+    'measured',
+    `Payment protocols the check's HTTP 402 answer carried, in this order: ${PAYMENT_PROTOCOLS.join(', ')} (x402-v2: an x402 request in the PAYMENT-REQUIRED header; x402-auth-only: an x402 request with an empty accepts, sign-in only; x402-v1: an x402 request in the JSON body; mpp: a WWW-Authenticate challenge with scheme Payment; l402: a WWW-Authenticate challenge with scheme L402 or LSAT). An x402 request is listed whether or not it is valid (reason says). Empty when the 402 carried none of them; null when the answer was not a 402, or the check was stored before protocols were recorded.`,
+  ),
 
   // payment_terms
   'PaymentTerms.current_since': d(
@@ -522,7 +529,12 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Stats.windows': d('constant', 'Windows of the figures.'),
   'Stats.windows.checks': d('constant', 'Window of the check counts: 24h, the 24 hours ending at generated_at.'),
   'KindCounts.reviewed': d('measured', 'Checks whose pass rule is reviewed/<n> (reviewed services).', 'checks', W24),
-  'KindCounts.x402': d('measured', 'Checks whose pass rule starts with x402 (x402-mainnet/1: discovered x402 endpoints).', 'checks', W24),
+  'KindCounts.x402': d(
+    'measured',
+    'Checks whose pass rule starts with x402 (x402-mainnet/2, before it x402-mainnet/1: discovered x402 endpoints).',
+    'checks',
+    W24,
+  ),
   'KindCounts.mcp': d('measured', 'Checks whose pass rule starts with mcp (mcp-reach/3: discovered MCP servers).', 'checks', W24),
 
   // status

@@ -22,7 +22,7 @@ export const NOTES: Notes = {
   evidence_windows:
     'checks_30d, passed_30d, missed_30d and pass_rate count the scheduled checks in the 30 days ending at data_as_of (when compute last ran); missed checks did not run and are never counted as failures. payment_terms counts changes in the 30 and 90 days ending at data_as_of. limited_evidence / limited are true while monitoring is younger than the window.',
   pass_rules:
-    'reviewed/1: the HTTP status is one the listing expects, for every monitored operation. x402-mainnet/1: HTTP 402 with a valid x402 payment request offering at least one mainnet network (testnet-only does not pass). mcp-reach/3: a plain GET answered with 200, 400, 401, 403, 405 or 406 (reachability only). A passing check never shows that a paid call succeeds.',
+    'reviewed/1: the HTTP status is one the listing expects, for every monitored operation. x402-mainnet/2: HTTP 402 with a valid x402 payment request offering at least one mainnet network, whatever other payment challenges come with it (testnet-only, sign-in-only and other protocols such as MPP or L402 do not pass; each fails with its own reason). mcp-reach/3: a plain GET answered with 200, 400, 401, 403, 405 or 406 (reachability only). A passing check never shows that a paid call succeeds.',
   freshness:
     'fresh when the latest check is no older than two scheduled intervals, stale when older, no_data when never checked; computed against the time of the answer.',
   directory:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiStatus, CHECK_KINDS, Count as count, countsBy, DateTime, SERVICE_TIERS, SERVICE_TYPES } from './common.ts';
 
-/** Counts of checks by kind (each kind has its own pass rule: reviewed/1, x402-mainnet/1, mcp-reach/3). */
+/** Counts of checks by kind (each kind has its own pass rule: reviewed/1, x402-mainnet/N, mcp-reach/3). */
 export const KindCounts = countsBy(CHECK_KINDS);
 
 /**

@@ -16,7 +16,7 @@ const X402: Array<[string, boolean, string, number | null, string?]> = [
   ['cosmetic', true, 'ok', 402],
   ['mislabelled', false, 'invalid_payment_request', 402],
   ['dollar-amount', false, 'invalid_payment_request', 402],
-  ['unknown-network', false, 'invalid_payment_request', 402],
+  ['unknown-network', false, 'unknown_network', 402],
   ['big-header', true, 'ok', 402],
   ['get-200-post-402', false, 'not_402', 200],
   ['get-200-post-402', true, 'ok', 402, 'POST'],
@@ -57,10 +57,10 @@ describe('probe against every behaviour', () => {
       const services: SeedService[] = [
         ...X402.map(([b, , , , m], i) => ({
           id: `cand_x${i}`,
-          ops: [{ url: srv.url(b), method: m ?? 'GET', rule: 'x402-mainnet/1' as const }],
+          ops: [{ url: srv.url(b), method: m ?? 'GET', rule: 'x402-mainnet/2' as const }],
         })),
         ...MCP.map(([b], i) => ({ id: `cand_m${i}`, ops: [{ url: srv.url(b, '/mcp'), rule: 'mcp-reach/3' as const }] })),
-        { id: 'cand_dead', ops: [{ url: `http://dead.t.test:${dead}/`, rule: 'x402-mainnet/1' }] },
+        { id: 'cand_dead', ops: [{ url: `http://dead.t.test:${dead}/`, rule: 'x402-mainnet/2' }] },
         {
           id: 'svc_reviewed',
           ops: [
@@ -94,7 +94,7 @@ describe('probe against every behaviour', () => {
           passed,
           reason,
           status,
-          rule: 'x402-mainnet/1',
+          rule: 'x402-mainnet/2',
           slot: '2026-11-25 00:00:00',
         });
       });

@@ -62,7 +62,7 @@ describe('atlas probe (CLI)', () => {
 
   it('probes what is due once per slot; a rerun in the same slot does nothing; --all stores no second row', async () => {
     const { t, base } = await setup([
-      { id: 'cand_a', ops: [{ url: srv.url('x402-v2', '/a'), rule: 'x402-mainnet/1' }] },
+      { id: 'cand_a', ops: [{ url: srv.url('x402-v2', '/a'), rule: 'x402-mainnet/2' }] },
       { id: 'cand_b', ops: [{ url: srv.url('mcp-406', '/mcp'), rule: 'mcp-reach/3' }] },
       { id: 'svc_c', ops: [{ url: srv.url('x402-v1', '/c'), rule: 'reviewed/1', expected: [402] }] },
     ]);
@@ -110,7 +110,7 @@ describe('atlas probe (CLI)', () => {
   it('SIGKILL mid-run: committed checks survive, the rerun fills the gap with no duplicate and no lost slot', async () => {
     const services: SeedService[] = Array.from({ length: 400 }, (_, i) => ({
       id: `cand_k${i}`,
-      ops: [{ url: srv.url('delay-40', `/k${i}`), rule: 'x402-mainnet/1' as const }],
+      ops: [{ url: srv.url('delay-40', `/k${i}`), rule: 'x402-mainnet/2' as const }],
     }));
     const { t, base } = await setup(services);
     try {

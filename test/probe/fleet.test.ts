@@ -30,7 +30,7 @@ describe('probe against the fleet', () => {
         .map((e, i) => ({
           id: `cand_f${i}`,
           protocol: e.protocol === 'mcp' ? 'mcp' : 'x402',
-          ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/1' as const) }],
+          ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/2' as const) }],
         }));
       const docs: SeedService[] = fleet.docs.map((d, i) => ({
         id: `svc_d${i}`,

@@ -52,9 +52,9 @@ const seedMix = (store: Store) =>
       ],
     },
     { id: 'svc_inactive', active: false, ops: [{ url: 'https://b.example/x', rule: 'reviewed/1' }] },
-    { id: 'cand_unlisted', listed: false, ops: [{ url: 'https://c.example/x', rule: 'x402-mainnet/1', intervalHours: 720 }] },
-    { id: 'cand_weekly', ops: [{ url: 'https://d.example/x', rule: 'x402-mainnet/1', intervalHours: 168 }] },
-    { id: 'cand_disabled', ops: [{ url: 'https://e.example/x', rule: 'x402-mainnet/1', enabled: false }] },
+    { id: 'cand_unlisted', listed: false, ops: [{ url: 'https://c.example/x', rule: 'x402-mainnet/2', intervalHours: 720 }] },
+    { id: 'cand_weekly', ops: [{ url: 'https://d.example/x', rule: 'x402-mainnet/2', intervalHours: 168 }] },
+    { id: 'cand_disabled', ops: [{ url: 'https://e.example/x', rule: 'x402-mainnet/2', enabled: false }] },
     { id: 'cand_mcp', ops: [{ url: 'https://f.example/mcp', rule: 'mcp-reach/3' }] },
   ]);
 
@@ -111,7 +111,7 @@ describe('runProbe', () => {
 
   it('stores the payment terms row with hashed payTo and sorted arrays', async () => {
     await withDb(async (store, dir) => {
-      await seedServices(store, [{ id: 'cand_t', ops: [{ url: 'https://t.example/x', rule: 'x402-mainnet/1' }] }]);
+      await seedServices(store, [{ id: 'cand_t', ops: [{ url: 'https://t.example/x', rule: 'x402-mainnet/2' }] }]);
       const ctx = makeContext(dir, { now: '2026-11-25T12:10:00Z' });
       await runProbe(ctx, store, { fetcher: async () => ok402 });
       const rows = await store.all<Record<string, unknown>>(
@@ -135,7 +135,7 @@ describe('runProbe', () => {
         'SELECT status, passed, reason, rule, latency_ms, ttfb_ms, method, bytes FROM checks',
       );
       expect(check).toEqual([
-        { status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/1', latency_ms: 4, ttfb_ms: 3, method: 'GET', bytes: 2 },
+        { status: 402, passed: true, reason: 'ok', rule: 'x402-mainnet/2', latency_ms: 4, ttfb_ms: 3, method: 'GET', bytes: 2 },
       ]);
     });
   });
@@ -146,7 +146,7 @@ describe('runProbe', () => {
         store,
         Array.from({ length: 40 }, (_, i) => ({
           id: `cand_${i}`,
-          ops: [{ url: `https://h${i}.example/x`, rule: 'x402-mainnet/1' as const }],
+          ops: [{ url: `https://h${i}.example/x`, rule: 'x402-mainnet/2' as const }],
         })),
       );
       await seedMix(store);
@@ -191,7 +191,7 @@ describe('runProbe', () => {
         store,
         Array.from({ length: 12 }, (_, i) => ({
           id: `cand_p${i}`,
-          ops: [{ url: `https://same.example/p${i}`, rule: 'x402-mainnet/1' as const }],
+          ops: [{ url: `https://same.example/p${i}`, rule: 'x402-mainnet/2' as const }],
         })),
       );
       const cfg = defaultConfig();

@@ -6,7 +6,7 @@ export interface SeedOp {
   kind?: 'call' | 'documentation';
   url: string;
   method?: string;
-  rule: 'reviewed/1' | 'x402-mainnet/1' | 'mcp-reach/3';
+  rule: 'reviewed/1' | 'x402-mainnet/1' | 'x402-mainnet/2' | 'mcp-reach/3';
   expected?: number[] | null;
   intervalHours?: number;
   enabled?: boolean;

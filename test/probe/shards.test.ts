@@ -31,7 +31,7 @@ describe('probe shards with batch files', () => {
       .map((e, i) => ({
         id: `cand_s${i}`,
         protocol: e.protocol === 'mcp' ? 'mcp' : 'x402',
-        ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/1' as const) }],
+        ops: [{ url: e.url, method: e.method, rule: e.protocol === 'mcp' ? ('mcp-reach/3' as const) : ('x402-mainnet/2' as const) }],
       }));
     const store = await openTestStore(join(t.dir, 'seed'));
     try {
@@ -53,9 +53,19 @@ describe('probe shards with batch files', () => {
     return { dir, db: join(dir, 'atlas.duckdb') };
   };
   const ctxFor = (dir: string) => makeContext(dir, { clock, config: parseConfig(fleetConfig(fleet)) });
-  type Row = { service_id: string; operation: string; slot: string; status: number | null; passed: boolean; reason: string };
+  type Row = {
+    service_id: string;
+    operation: string;
+    slot: string;
+    status: number | null;
+    passed: boolean;
+    reason: string;
+    protocols: string | null;
+  };
   const evidence = (s: Store) =>
-    s.all<Row>('SELECT service_id, operation, slot, status, passed, reason FROM checks ORDER BY service_id, operation, slot');
+    s.all<Row>(
+      'SELECT service_id, operation, slot, status, passed, reason, protocols::VARCHAR AS protocols FROM checks ORDER BY service_id, operation, slot',
+    );
   const terms = (s: Store) =>
     s.all<{ service_id: string; terms_hash: string }>('SELECT service_id, terms_hash FROM payment_terms ORDER BY ALL');
 
@@ -88,6 +98,10 @@ describe('probe shards with batch files', () => {
       const unsharded = await runProbe(ctxFor(base.dir), b, { timeoutMs: 3000 });
       expect(first.checksInserted).toBe(unsharded.counts.stored);
       expect(await evidence(w)).toEqual(await evidence(b));
+      // the batch files carry each check's protocols (the fleet has 402s of every kind)
+      const seen = new Set((await evidence(w)).map((r) => r.protocols));
+      for (const p of ['[x402-v2]', '[x402-v1]', '[x402-auth-only]', '[mpp]', '[l402]', '[x402-v2, mpp]', '[]', null])
+        expect(seen).toContain(p);
       expect(await terms(w)).toEqual(await terms(b));
 
       // The workers' runs are recorded with their own ids; the load is a run of its own.

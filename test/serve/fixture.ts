@@ -115,7 +115,8 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
             passed: latestPassed ?? false,
             reason: 'ok',
             latency_ms: 50,
-            rule: 'x402-mainnet/1',
+            rule: 'x402-mainnet/2',
+            protocols: ['x402-v2'],
           }
         : null,
     },

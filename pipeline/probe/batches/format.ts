@@ -52,6 +52,8 @@ const CheckLine = z.strictObject({
   method: z.string(),
   bytes: z.number().int().nullable(),
   detail: z.string().nullable(),
+  // Optional: files written before the column existed (migration 021) load with null.
+  protocols: z.array(z.string()).nullable().optional(),
 });
 
 const TermsLine = z.strictObject({

@@ -67,7 +67,7 @@ function candidate(id: string): DiscoveredRecord {
     id,
     type: 'api_endpoint',
     protocol: 'x402',
-    pass_rule: 'x402-mainnet/1',
+    pass_rule: 'x402-mainnet/2',
     name: id,
     host: `${id}.example`,
     url: `https://${id}.example/pay`,

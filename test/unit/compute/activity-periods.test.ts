@@ -42,7 +42,7 @@ function candidate(): DiscoveredRecord {
     id: CAND,
     type: 'api_endpoint',
     protocol: 'x402',
-    pass_rule: 'x402-mainnet/1',
+    pass_rule: 'x402-mainnet/2',
     name: 'Candidate',
     host: 'cand.example',
     url: 'https://cand.example/pay',

@@ -148,7 +148,8 @@ describe('directory membership as transitions', () => {
       await store.run('CREATE TABLE oracle_directory AS SELECT * FROM directory');
       const before = await oraclePublished(store);
 
-      expect(await migrate(store, new Date('2026-08-02T00:00:00Z'))).toEqual(['004_bounded_history', '005_activity_periods', '022_offer_schemes', '051_moderation']);
+      // migrations numbered after 004 that the list above leaves out (005 and later) apply too; 004 is the one under test
+      expect((await migrate(store, new Date('2026-08-02T00:00:00Z'))).filter((m) => m < '005')).toEqual(['004_bounded_history']);
       expect(await published(store)).toEqual(before);
       for (const [ts] of rows) {
         const iso = `${String(ts).replace(' ', 'T')}Z`;

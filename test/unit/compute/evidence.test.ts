@@ -115,7 +115,12 @@ describe('evidence over 30 days (view evidence_30d)', () => {
         reason: 'not_402',
         latency_ms: 120,
         rule: 'x402-mainnet/1',
+        protocols: null, // not recorded for this check (a 500)
       });
+      await store.run("UPDATE checks SET protocols = ['x402-v2', 'mpp'] WHERE service_id = 'cand_f' AND checked_at = $1::TIMESTAMP", [
+        at(T0, 6, 1),
+      ]);
+      expect(JSON.parse((await evidenceAt(store, at(T0, 6, 2), 'cand_f')).last_check!).protocols).toEqual(['x402-v2', 'mpp']);
     });
   });
 

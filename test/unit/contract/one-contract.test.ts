@@ -163,6 +163,10 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'pipeline/demo/summary.ts SERVICE_TIERS',
   'pipeline/demo/summary.ts SERVICE_TYPES',
   'pipeline/fleet/behaviours.ts CHECK_REASONS',
+  // Fleet behaviour names that coincide with protocol names ('x402-v1', 'x402-v2').
+  'pipeline/fleet/behaviours.ts PAYMENT_PROTOCOLS',
+  'pipeline/fleet/catalogue.ts PAYMENT_PROTOCOLS',
+  'pipeline/fleet/generate.ts PAYMENT_PROTOCOLS',
   'pipeline/fleet/config.ts CHECK_KINDS',
   'pipeline/fleet/docs.ts CHECK_REASONS',
   'pipeline/fleet/listings.ts CHECK_INTERVAL_NAMES',
@@ -198,6 +202,13 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'pipeline/probe/rules/mcp-reach.ts CHECK_REASONS',
   'pipeline/probe/rules/reviewed.ts CHECK_REASONS',
   'pipeline/probe/rules/x402-mainnet.ts CHECK_REASONS',
+  // The classifier and the rule name protocols typed by the contract's PaymentProtocol.
+  'pipeline/probe/rules/x402-mainnet.ts PAYMENT_PROTOCOLS',
+  'pipeline/x402/classify-402.ts PAYMENT_PROTOCOLS',
+  // Ingest notes that share a name with check reasons (testnet_only, unknown_network).
+  'pipeline/ingest/x402/normalize.ts CHECK_REASONS',
+  // A migration is SQL: it names the retired and the current x402 rule ids.
+  'pipeline/store/migrations/021_check_protocols.sql PASS_RULES',
   'pipeline/probe/run-probe.ts ERROR_CODES',
   'pipeline/probe/run-probe.ts JOB_KINDS',
   'pipeline/probe/run-probe.ts RUN_STATUSES',

@@ -26,6 +26,54 @@ describe('store and migrations', () => {
     }
   });
 
+  it('021: x402 operations move to x402-mainnet/2, stored checks keep their rule, protocols start NULL', async () => {
+    const t = tempDir();
+    try {
+      const s = await openStore(join(t.dir, 'atlas.duckdb'));
+      try {
+        // a database of the code before 021 (every other migration applied; its rules not: they read the new column)
+        await s.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)');
+        for (const m of listMigrations().filter((m) => m.version !== 21)) {
+          await s.run(m.sql);
+          await s.run("INSERT INTO schema_migrations VALUES ($1, $2, '2026-11-25 00:00:00')", [m.version, m.name]);
+        }
+        const seeded: Array<[string, string]> = [
+          ['x', 'x402-mainnet/1'],
+          ['r', 'reviewed/1'],
+          ['m', 'mcp-reach/3'],
+        ];
+        for (const [id, rule] of seeded) {
+          await s.run(
+            `INSERT INTO operations (service_id, id, kind, is_primary, url, method, pass_rule, interval_hours) VALUES ($1, 'primary', 'call', true, 'https://a.example/', 'GET', $2, 24)`,
+            [id, rule],
+          );
+          await s.run(
+            `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, run_id, url, method)
+             VALUES ($1, 'primary', '2026-11-24 00:00:00', '2026-11-24 00:00:01', 402, false, 'invalid_payment_request', $2, 'r', 'https://a.example/', 'GET')`,
+            [id, rule],
+          );
+        }
+        expect(await migrate(s, new Date('2026-11-26T00:00:00Z'))).toEqual(['021_check_protocols']);
+        const ops = await s.all<{ service_id: string; pass_rule: string }>('SELECT service_id, pass_rule FROM operations ORDER BY ALL');
+        expect(ops).toEqual([
+          { service_id: 'm', pass_rule: 'mcp-reach/3' },
+          { service_id: 'r', pass_rule: 'reviewed/1' },
+          { service_id: 'x', pass_rule: 'x402-mainnet/2' },
+        ]);
+        const checks = await s.all<{ rule: string; protocols: unknown }>('SELECT rule, protocols FROM checks ORDER BY ALL');
+        expect(checks).toEqual([
+          { rule: 'mcp-reach/3', protocols: null },
+          { rule: 'reviewed/1', protocols: null },
+          { rule: 'x402-mainnet/1', protocols: null },
+        ]);
+      } finally {
+        s.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('has the tables and columns scripts rely on', async () => {
     const t = tempDir();
     try {

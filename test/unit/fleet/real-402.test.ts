@@ -7,7 +7,7 @@ import {
   loadReal402Responses,
   parseReal402Examples,
   REAL_402_EXPECTED,
-  REAL_402_FILE,
+  REAL_402_FILES,
   realdataDir,
   startFleet,
   type Fleet,
@@ -36,7 +36,7 @@ let responses: Real402Response[];
 let fleet: Fleet;
 let dispatcher: ReturnType<typeof createProbeAgent> | undefined;
 
-const gate = realdataGate('real 402 responses (test/unit/fleet/real-402.test.ts)', [REAL_402_FILE]);
+const gate = realdataGate('real 402 responses (test/unit/fleet/real-402.test.ts)', REAL_402_FILES);
 afterAll(async () => {
   await dispatcher?.close();
   await agent.close();
@@ -73,6 +73,33 @@ describe.skipIf(!gate.present)('with the real 402 responses', () => {
       // Reporter prose about headers whose values were not quoted is not a header.
       expect(byId('losbeto-analise-solana').omitted).toHaveLength(1);
       expect(byId('losbeto-analise-solana').headers).toEqual({ 'content-type': 'application/json' });
+    });
+
+    it('reads the 2026 shapes: verbatim header objects, parsed bodies, WWW-Authenticate values, decoded requests', () => {
+      const arc = byId('arcgate-box-create-arc');
+      expect(arc).toMatchObject({ method: 'POST', status: 402, omitted: [], reconstructed: [] });
+      expect(arc.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': '117c7239' });
+      expect(JSON.parse(arc.body)).toMatchObject({ error: { code: 'payment_required' }, next: 'pay' });
+      // A request quoted only decoded is served re-encoded, and says so; the body stays the quoted {}.
+      const facts = byId('x402uselessfacts-empty-body');
+      expect(facts.body).toBe('{}');
+      expect(facts.reconstructed).toEqual([
+        'PAYMENT-REQUIRED encoded from the decoded request the source quotes',
+        'resource.url set to the request URL (the source quotes no resource)',
+      ]);
+      expect(JSON.parse(Buffer.from(facts.headers['payment-required']!, 'base64').toString())).toMatchObject({
+        x402Version: 2,
+        resource: { url: 'https://x402uselessfacts.vercel.app/api/useless-fact' },
+        accepts: [{ network: 'eip155:8453', amount: '1000' }],
+      });
+      // Quoted MCP tool results: an HTTP 200 is served as quoted; one without any status as the 402 it would be.
+      expect(byId('arcgate-mcp-tradesearch-x402-over-mcp')).toMatchObject({ status: 200, method: 'POST', path: '/mcp' });
+      expect(byId('apify-upto-and-exact-x402-over-mcp')).toMatchObject({ status: 402, body: '{}', method: 'POST' });
+      expect(byId('locus-rentcast-mpp-tempo-charge').headers['www-authenticate']).toMatch(/^Payment id="OQ8E/);
+      expect(byId('myceliasignal-l402').headers['www-authenticate']).toMatch(/^L402 macaroon="/);
+      // the SIWX request keeps its empty accepts (no resource is added to a request without offers)
+      const siwx = byId('agonx402-siwx-auth-only');
+      expect(JSON.parse(Buffer.from(siwx.headers['payment-required']!, 'base64').toString())).not.toHaveProperty('resource');
     });
   });
 
@@ -111,7 +138,7 @@ describe.skipIf(!gate.present)('with the real 402 responses', () => {
           url: e.url,
           method: e.method,
           expectedStatuses: [],
-          passRule: 'x402-mainnet/1',
+          passRule: 'x402-mainnet/2',
           intervalHours: 24,
           protocol: 'x402',
           slot: clock(),
@@ -193,8 +220,15 @@ describe('loading', () => {
       mkdirSync(join(t.dir, 'x402'));
       const file = { examples: [{ id: 'someone-else', request: 'POST https://a.example/p?q=1', status: 402, body_verbatim: '{}' }] };
       writeFileSync(join(t.dir, 'x402', 'real-402-examples.json'), JSON.stringify(file));
+      // both files are read; the second one is missing at first
+      expect(() => loadReal402Responses(t.dir)).toThrow(/real-402-examples-2026\.json/);
+      const second = { examples: [{ id: 'someone-else', request: 'https://b.example/', status: 402 }] };
+      writeFileSync(join(t.dir, 'x402', 'real-402-examples-2026.json'), JSON.stringify(second));
+      expect(() => loadReal402Responses(t.dir)).toThrow(/duplicate id someone-else/);
+      second.examples[0]!.id = 'another-one';
+      writeFileSync(join(t.dir, 'x402', 'real-402-examples-2026.json'), JSON.stringify(second));
       const got = loadReal402Responses(t.dir);
-      expect(got).toEqual(parseReal402Examples(file));
+      expect(got).toEqual([...parseReal402Examples(file), ...parseReal402Examples(second)]);
       expect(got[0]).toMatchObject({ method: 'POST', path: '/p?q=1', headers: { 'content-type': 'application/json' } });
       await expect(startFleet({ clock, real402: got })).rejects.toThrow(/no expected verdict .*someone-else.*REAL_402_EXPECTED/);
     } finally {

@@ -76,7 +76,7 @@ describe('x402 registry ingest', () => {
       const ops = await store.all(
         "SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'",
       );
-      expect(ops).toEqual([{ kind: 'call', is_primary: true, pass_rule: 'x402-mainnet/1', interval_hours: 24, id: 'primary' }]);
+      expect(ops).toEqual([{ kind: 'call', is_primary: true, pass_rule: 'x402-mainnet/2', interval_hours: 24, id: 'primary' }]);
       const ic = await store.all("SELECT DISTINCT from_hours, to_hours, rule, reason FROM interval_changes WHERE service_id LIKE 'cand_%'");
       expect(ic).toEqual([{ from_hours: null, to_hours: 24, rule: 'schedule/1', reason: 'new_until_third_probe' }]);
       const runs = await store.all<{ status: string }>("SELECT status FROM runs WHERE kind = 'ingest_x402'");

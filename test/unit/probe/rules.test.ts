@@ -86,9 +86,9 @@ describe('mcp-reach/3', () => {
   });
 });
 
-describe('x402-mainnet/1', () => {
+describe('x402-mainnet/2', () => {
   it('passes on a v2 header offering a mainnet', () =>
-    expect(x402(res(402, hdr(v2()), '{}'))).toEqual({ passed: true, reason: 'ok', rule: 'x402-mainnet/1', detail: null }));
+    expect(x402(res(402, hdr(v2()), '{}'))).toEqual({ passed: true, reason: 'ok', rule: 'x402-mainnet/2', detail: null }));
   it('passes on a v1 body with a v1 network name', () =>
     expect(x402(res(402, {}, JSON.stringify(v1())))).toMatchObject({ passed: true, reason: 'ok' }));
   it('passes when one of several offers is mainnet', () => {
@@ -101,7 +101,45 @@ describe('x402-mainnet/1', () => {
   it('v1 testnet name', () =>
     expect(x402(res(402, {}, JSON.stringify(v1({ network: 'base-sepolia' }))))).toMatchObject({ reason: 'testnet_only' }));
   it('unknown network is never mainnet', () =>
-    expect(x402(res(402, hdr(v2({ network: 'eip155:999999' }))))).toMatchObject({ passed: false, reason: 'invalid_payment_request' }));
+    expect(x402(res(402, hdr(v2({ network: 'eip155:999999' }))))).toMatchObject({
+      passed: false,
+      reason: 'unknown_network',
+      detail: 'no known mainnet network: eip155:999999',
+    }));
+  it('a test network beside an unknown one is unknown_network, not testnet_only', () => {
+    const two = v2({ network: 'eip155:999999' });
+    two.accepts.push({ ...two.accepts[0]!, network: 'eip155:84532' });
+    expect(x402(res(402, hdr(two)))).toMatchObject({ passed: false, reason: 'unknown_network' });
+  });
+  const MPP = 'Payment id="a1", realm="a.example", method="tempo", intent="charge", request="eyJhIjoxfQ"';
+  it('another protocol only (MPP, L402, LSAT) is not_x402, whatever the body', () => {
+    expect(x402(res(402, { 'www-authenticate': MPP }, '{}'))).toEqual({
+      passed: false,
+      reason: 'not_x402',
+      rule: 'x402-mainnet/2',
+      detail: 'no x402 request; challenges: mpp',
+    });
+    expect(x402(res(402, { 'www-authenticate': 'L402 macaroon="m", invoice="lnbc1"' }))).toMatchObject({ reason: 'not_x402' });
+    expect(x402(res(402, { 'www-authenticate': 'LSAT macaroon="m", invoice="lnbc1"' }, 'pay'))).toMatchObject({ reason: 'not_x402' });
+    // a body that hit the cap does not matter when a challenge of another protocol is in the headers
+    expect(x402(res(402, { 'www-authenticate': MPP }, 'x', true))).toMatchObject({ reason: 'not_x402' });
+  });
+  it('a valid mainnet x402 offer passes whatever other challenges come with it', () => {
+    expect(x402(res(402, { ...hdr(v2()), 'www-authenticate': `${MPP}, L402 macaroon="m", invoice="i"` }, '{}'))).toMatchObject({
+      passed: true,
+      reason: 'ok',
+    });
+  });
+  it('a malformed x402 request beside an MPP challenge is invalid_payment_request (x402 was attempted)', () => {
+    expect(x402(res(402, { 'payment-required': '!!', 'www-authenticate': MPP }))).toMatchObject({ reason: 'invalid_payment_request' });
+  });
+  it('an x402 request with an empty accepts (sign-in only) is no_payment_offer, in the header or a v1 body', () => {
+    const siwx = { x402Version: 2, accepts: [], extensions: { 'sign-in-with-x': { info: { domain: 'a.example' } } } };
+    expect(x402(res(402, hdr(siwx), '{}'))).toMatchObject({ passed: false, reason: 'no_payment_offer' });
+    expect(x402(res(402, {}, JSON.stringify({ x402Version: 1, accepts: [] })))).toMatchObject({ reason: 'no_payment_offer' });
+    // an empty accepts is not the same as a missing one: that is a malformed request
+    expect(x402(res(402, {}, JSON.stringify({ x402Version: 1 })))).toMatchObject({ reason: 'invalid_payment_request' });
+  });
   it('non-402 statuses', () => {
     expect(x402(res(200, hdr(v2())))).toMatchObject({ passed: false, reason: 'not_402' });
     expect(x402(res(404))).toMatchObject({ reason: 'not_402' });
@@ -200,13 +238,29 @@ describe('judge: terms for every valid request', () => {
   });
   it('records terms for reviewed and discovered, any verdict; never for MCP', () => {
     expect(judge(op('reviewed/1'), res(402, hdr(v2())), 'k').terms).not.toBeNull();
-    expect(judge(op('x402-mainnet/1'), res(402, hdr(v2({ network: 'eip155:84532' }))), 'k')).toMatchObject({
+    expect(judge(op('x402-mainnet/2'), res(402, hdr(v2({ network: 'eip155:84532' }))), 'k')).toMatchObject({
       verdict: { reason: 'testnet_only' },
       terms: { networks: ['eip155:84532'] },
     });
     expect(judge(op('reviewed/1'), res(500), 'k').terms).toBeNull();
     expect(judge(op('mcp-reach/3'), res(402, hdr(v2())), 'k').terms).toBeNull();
-    expect(judge(op('x402-mainnet/1'), res(402, { 'content-type': 'text/html' }, '<html>'), 'k').terms).toBeNull();
+    expect(judge(op('x402-mainnet/2'), res(402, { 'content-type': 'text/html' }, '<html>'), 'k').terms).toBeNull();
+  });
+  it('records the protocols of a 402 answer to a call, for every rule; null for other answers and documentation pages', () => {
+    const both = res(402, { ...hdr(v2()), 'www-authenticate': 'Payment id="a", method="tempo"' }, '{}');
+    expect(judge(op('x402-mainnet/2'), both, 'k').protocols).toEqual(['x402-v2', 'mpp']);
+    expect(judge(op('reviewed/1'), both, 'k').protocols).toEqual(['x402-v2', 'mpp']);
+    expect(judge(op('mcp-reach/3'), both, 'k')).toMatchObject({ protocols: ['x402-v2', 'mpp'], terms: null });
+    expect(judge(op('x402-mainnet/2'), res(402, { 'content-type': 'text/html' }, '<html>'), 'k').protocols).toEqual([]);
+    expect(judge(op('x402-mainnet/2'), res(200, hdr(v2())), 'k').protocols).toBeNull();
+    expect(judge(op('x402-mainnet/2'), fail('timeout'), 'k').protocols).toBeNull();
+    expect(judge(op('reviewed/1', 'documentation'), both, 'k').protocols).toBeNull();
+  });
+  it('an operation still naming the retired x402-mainnet/1 is judged by the current x402 rule', () => {
+    expect(judge(op('x402-mainnet/1'), res(402, { 'www-authenticate': 'L402 macaroon="m", invoice="i"' }), 'k').verdict).toMatchObject({
+      reason: 'not_x402',
+      rule: 'x402-mainnet/2',
+    });
   });
 });
 

@@ -144,6 +144,34 @@ describe('bounded history: the check archive', () => {
       expect(await count(store, 'SELECT count(*) AS n FROM checks')).toBe(5);
     });
   });
+
+  it('files archived before checks.protocols existed read it as NULL, beside files that carry it', async () => {
+    const t = tempDir();
+    try {
+      await withDb(async (store) => {
+        await addDiscovered(store, { id: 'cand_x', monitoring_since: T0 });
+        await insertCheckSeries(store, { serviceId: 'cand_x', from: T0, to: at(T0, 4), everyHours: 24 });
+        await store.run("UPDATE checks SET protocols = ['x402-v2', 'mpp']");
+        const old = join(t.dir, 'old.parquet');
+        const now = join(t.dir, 'new.parquet');
+        await store.run(`COPY (SELECT * EXCLUDE (protocols) FROM checks WHERE checked_at < '${at(T0, 2)}') TO ${sqlPath(old)}`);
+        await store.run(`COPY (SELECT * FROM checks WHERE checked_at >= '${at(T0, 2)}') TO ${sqlPath(now)}`);
+        const read = (files: string[]) =>
+          store.all<{ p: string | null }>(
+            `SELECT protocols::VARCHAR AS p FROM atlas_archived_checks([${files.map(sqlPath).join(', ')}]) ORDER BY checked_at`,
+          );
+        expect((await read([old])).map((r) => r.p)).toEqual([null, null]);
+        expect((await read([old, now])).map((r) => r.p)).toEqual([null, null, '[x402-v2, mpp]', '[x402-v2, mpp]']);
+        // the view's union with the live table lines up column by column
+        const cols = await store.all<{ n: number }>(
+          `SELECT count(*)::INTEGER AS n FROM (SELECT * FROM checks UNION ALL SELECT * FROM atlas_archived_checks([${sqlPath(old)}]))`,
+        );
+        expect(cols[0]!.n).toBe(6);
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
 });
 
 describe('bounded history: daily check aggregates', () => {
