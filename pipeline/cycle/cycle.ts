@@ -4,7 +4,7 @@ import { computeAll, fullEvaluationDue } from '../compute/index.ts';
 import { createDocumentationSink } from '../docs/index.ts';
 import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
-import { runProbe } from '../probe/index.ts';
+import { PROBE_JOBS, runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
 import { publish, type PublishResult } from '../../site/publish/index.ts';
@@ -41,7 +41,8 @@ export interface CycleResult {
 
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
- * inbox), probe (calls and documentation), compute (changed services; all hourly), the check
+ * inbox), probe (the call slots due) and docs (the documentation pages due) as runs of their own
+ * kinds, compute (changed services; all hourly), the check
  * archive (daily), reports, publish when anything changed (in this cycle, or since the last
  * publish: unpublishedSince), then verify (a sample of the published services and every frozen
  * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and
@@ -123,15 +124,19 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
 
   await step('ingest_inbox', true, async () => ingestInbox(ctx, store));
 
-  await step('probe', true, async () => {
-    const r = await runProbe(ctx, store, {
-      only: 'all',
-      onDocumentation: createDocumentationSink(ctx, store),
-      ...(opts.probe ?? {}),
+  // Calls, then documentation pages: one run per probe job, each recorded under its own kind
+  // (PROBE_JOBS), every cycle; each finds what is due itself. A failing job does not stop the other.
+  for (const job of PROBE_JOBS) {
+    await step(job.kind, true, async () => {
+      const r = await runProbe(ctx, store, {
+        ...(opts.probe ?? {}),
+        only: job.only,
+        ...(job.kind === 'docs' ? { onDocumentation: createDocumentationSink(ctx, store) } : {}),
+      });
+      if (r.counts.stored > 0) changed = true;
+      return r;
     });
-    if (r.counts.stored > 0) changed = true;
-    return r;
-  });
+  }
 
   await step('compute', true, async () => {
     const full = opts.force || (await fullEvaluationDue(store, ctx.clock()));
