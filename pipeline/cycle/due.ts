@@ -1,18 +1,14 @@
-import { JOB_CADENCE } from '../../site/contract/run-windows.ts';
-
 /**
  * What a cycle does when (pure). Cron runs `atlas cycle` at the configured cadence (config
- * `cycle.everyMinutes`, five minutes by default); the inbox, probe, docs, compute and reports steps
- * run every cycle (docs and reports find what is due themselves), the others have their own cadence,
- * measured from the latest successful run of their kind in `runs`. Publish runs when something
- * changed and at the latest at the cadence the status windows expect of it (JOB_CADENCE,
- * site/contract/run-windows.ts); ingest and snapshot are not published jobs and stay hourly here, and
- * the check archive runs daily.
+ * `cycle.everyMinutes`, five minutes by default); the inbox, probe, docs, compute, reports and
+ * publish steps run every cycle (probe, docs and reports find what is due themselves; the status
+ * windows expect them at the cadences of JOB_CADENCE, site/contract/run-windows.ts). The others have
+ * their own cadence, measured from the latest successful run of their kind in `runs`: ingest and
+ * snapshot are not published jobs and stay hourly, and the check archive runs daily.
  */
 export const CADENCE_MS = {
   ingest_listings: 60 * 60_000,
   ingest_registries: 60 * 60_000,
-  publish_max_age: JOB_CADENCE.publish * 60_000,
   snapshot: 60 * 60_000,
   /** the check archive (pipeline/store/history.ts): once a day */
   archive: 24 * 60 * 60_000,

@@ -499,11 +499,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'Status.jobs': d(
     'measured',
-    "The scheduled jobs (probe and compute every cycle, at cycle_every_minutes; publish hourly; docs daily; report weekly) with scheduled, ran and missed slots per window ending at generated_at. A slot counts as ran only for a run of the job's own kind, whichever command ran it. Runs after the served generation was published are not known to it: their slots count as missed until a newer generation is served.",
+    "The scheduled jobs (probe, compute and publish every cycle, at cycle_every_minutes; docs daily; report weekly) with scheduled, ran and missed slots per window ending at generated_at. A slot counts as ran only for a run of the job's own kind, whichever command ran it. Runs after the served generation was published are not known to it: their slots count as missed until a newer generation is served.",
   ),
   'Status.cycle_every_minutes': d(
     'operator',
-    'The cadence the pipeline (`atlas cycle`, from cron) is configured to run at (config cycle.everyMinutes, default 5): the jobs every cycle runs (probe, compute) are expected once per slot of this length, so a cycle that did not run shows as missed slots. The whole window is counted at the cadence in force when the served generation was published.',
+    'The cadence the pipeline (`atlas cycle`, from cron) is configured to run at (config cycle.everyMinutes, default 5): the jobs every cycle runs (probe, compute, publish) are expected once per slot of this length, so a cycle that did not run shows as missed slots. The whole window is counted at the cadence in force when the served generation was published.',
     'minutes',
   ),
   'Status.backfills': d(
@@ -541,7 +541,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'JobStatus.kind': d('atlas', 'Job kind: probe, compute, publish, docs or report.'),
   'JobStatus.every_minutes': d(
     'constant',
-    'How often the job is due: slot k covers [k x every_minutes, (k+1) x every_minutes) minutes since 1970-01-01T00:00Z. cycle_every_minutes for probe and compute, 60 for publish, 1440 for docs, 10080 for report.',
+    'How often the job is due: slot k covers [k x every_minutes, (k+1) x every_minutes) minutes since 1970-01-01T00:00Z. cycle_every_minutes for probe, compute and publish, 1440 for docs, 10080 for report.',
     'minutes',
   ),
   'JobStatus.windows': d('computed', 'Figures for the windows 24h, 7d and 30d ending at generated_at.'),

@@ -25,11 +25,10 @@ export const DEFAULT_CYCLE_MINUTES = 5;
 /**
  * How often each of the service's own scheduled jobs is due, the one home of the rule: `cycle` for
  * the jobs every cycle runs (probe of the due call slots, compute of the services checked or placed
- * since their last evaluation), else minutes. Publish is hourly (a cycle publishes when something
- * changed, and at the latest an hour after the last publish), documentation daily (a cycle checks the
+ * since their last evaluation, publish), else minutes: documentation daily (every cycle checks the
  * pages that are due, but the pages themselves are daily), the weekly report weekly.
  */
-export const JOB_CADENCE = { probe: 'cycle', compute: 'cycle', publish: 60, docs: 1_440, report: 10_080 } as const satisfies Record<
+export const JOB_CADENCE = { probe: 'cycle', compute: 'cycle', publish: 'cycle', docs: 1_440, report: 10_080 } as const satisfies Record<
   JobKind,
   'cycle' | number
 >;

@@ -10,19 +10,20 @@ import type { RunRecord } from '../../../site/contract/runs.ts';
 const HOUR = 3_600_000;
 
 describe('every job cadence comes from the contract schedule (JOB_CADENCE) and the configured cycle', () => {
-  it('probe and compute follow the cycle; publish hourly, docs daily, report weekly whatever the cycle', () => {
+  it('probe, compute and publish follow the cycle; docs daily, report weekly whatever the cycle', () => {
     for (const c of CYCLE_MINUTES) {
-      expect(jobSchedule(c)).toEqual({ probe: c, compute: c, publish: 60, docs: 1440, report: 10080 });
+      expect(jobSchedule(c)).toEqual({ probe: c, compute: c, publish: c, docs: 1440, report: 10080 });
       expect(jobEveryMs('probe', c)).toBe(c * 60_000);
     }
-    expect(CADENCE_MS.publish_max_age).toBe(jobEveryMs('publish', 5));
-    expect(JOB_CADENCE.publish * 60_000).toBe(HOUR);
+    expect(JOB_CADENCE.docs * 60_000).toBe(24 * HOUR);
+    // Ingest is not a status job: its own cadence.
+    expect(CADENCE_MS.ingest_listings).toBe(HOUR);
     // The full directory evaluation and the health limit are hourly rules, not the cycle's.
     expect(FULL_EVALUATION_EVERY_MS).toBe(HOUR);
     expect(HEALTH_PROBE_MAX_AGE_MS).toBe(2 * HOUR);
     expect(jobSlotStart('compute', new Date('2026-11-25T10:42:00Z'), 60).toISOString()).toBe('2026-11-25T10:00:00.000Z');
     expect(jobSlotStart('compute', new Date('2026-11-25T10:42:00Z'), 5).toISOString()).toBe('2026-11-25T10:40:00.000Z');
-    expect(jobSlotStart('publish', new Date('2026-11-25T10:42:00Z'), 5).toISOString()).toBe('2026-11-25T10:00:00.000Z');
+    expect(jobSlotStart('docs', new Date('2026-11-25T10:42:00Z'), 5).toISOString()).toBe('2026-11-25T00:00:00.000Z');
   });
 
   it('the cycle cadence is a config value: default 5, a divisor of 60, anything else refused', () => {
