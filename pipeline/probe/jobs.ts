@@ -1,4 +1,4 @@
-import type { JobKind } from '../../site/contract/common.ts';
+import { JobKind } from '../../site/contract/common.ts';
 import type { OnlyKind } from './due.ts';
 
 /**
@@ -7,14 +7,14 @@ import type { OnlyKind } from './due.ts';
  * the documentation pages the `docs` job. The one home of which operations belong to which job kind.
  */
 export const PROBE_JOBS = [
-  { kind: 'probe', only: 'calls' },
-  { kind: 'docs', only: 'documentation' },
+  { kind: JobKind.enum.probe, only: 'calls' },
+  { kind: JobKind.enum.docs, only: 'documentation' },
 ] as const satisfies readonly { kind: JobKind; only: Exclude<OnlyKind, 'all'> }[];
 export type ProbeJobKind = (typeof PROBE_JOBS)[number]['kind'];
 
 /** The run kind of a probe run over `only`: a run over every operation (`all`) is recorded as `probe`. */
 export function probeRunKind(only: OnlyKind): ProbeJobKind {
-  return PROBE_JOBS.find((j) => j.only === only)?.kind ?? 'probe';
+  return PROBE_JOBS.find((j) => j.only === only)?.kind ?? JobKind.enum.probe;
 }
 
 /**

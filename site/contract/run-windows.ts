@@ -161,17 +161,22 @@ export function runWindows(
     .sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at))
     .map((r) => ({ from: r.started_at, until: r.finished_at as string, uncounted_jobs: [...BACKFILL_UNCOUNTED_JOBS] }));
 
+  // Slot times of the runs that ran, by kind, read once (a five-minute cadence logs tens of thousands).
+  const ranTimes = new Map<string, number[]>();
+  for (const r of started) {
+    if (!RAN.has(r.status)) continue;
+    const times = ranTimes.get(r.kind) ?? [];
+    times.push(slotTime(r));
+    ranTimes.set(r.kind, times);
+  }
+
   const jobs = (Object.entries(jobSchedule(input.cycleEveryMinutes)) as [JobKind, number][]).map(([kind, everyMinutes]): JobStatus => {
     const size = everyMinutes * MINUTE_MS;
     const uncounted = BACKFILL_UNCOUNTED_JOBS.includes(kind)
       ? backfills.map((b) => backfillSlots(b, everyMinutes)).filter((r): r is SlotRange => r !== null)
       : [];
     const ranSlots = new Set<number>();
-    for (const r of started) {
-      if (r.kind !== kind || !RAN.has(r.status)) continue;
-      const t = slotTime(r);
-      if (t <= nowMs) ranSlots.add(Math.floor(t / size));
-    }
+    for (const t of ranTimes.get(kind) ?? []) if (t <= nowMs) ranSlots.add(Math.floor(t / size));
     const w = (h: number) => windowFigures({ now, everyMinutes, windowHours: h, operatingSince, ranSlots, uncounted });
     return {
       kind,

@@ -77,5 +77,5 @@ describe('status under cron: every job recorded under its own kind, at the confi
     } finally {
       await world.close();
     }
-  }, 900_000);
+  }, 2_400_000);
 });
