@@ -44,7 +44,7 @@ ${
   })}</tbody></table></div>
 ${s.backfills.map(
   (b) =>
-    html`<p class="muted">Back-filled history from ${fmtTime(b.from)} to ${fmtTime(b.until)}: this instance's past was simulated by <code>atlas demo</code>, probing every scheduled slot at simulated times (documentation and reports in theirs); ${b.uncounted_jobs.join(' and ')} ran less often than their cadence then, so their slots in that period are not counted above.</p>`,
+    html`<p class="muted">Back-filled history from ${fmtTime(b.from)} to ${fmtTime(b.until)}: this instance's past was simulated by <code>atlas demo</code>, probing every scheduled slot at simulated times (documentation and reports in theirs); ${b.uncounted_jobs.join(' and ')} ran less often than hourly then, so their slots in that period are not counted above.</p>`,
 )}
 <h2>Latest runs</h2>
 ${
