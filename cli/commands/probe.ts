@@ -4,7 +4,7 @@ import { parseShard } from '../../pipeline/probe/shard.ts';
 import { runProbeToBatch } from '../../pipeline/probe/batches/run.ts';
 import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { tuneStoreForSweep } from '../../pipeline/probe/process-memory.ts';
-import { runProbe } from '../../pipeline/probe/run-probe.ts';
+import { runProbeJobs } from '../../pipeline/probe/run-jobs.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
 
@@ -21,7 +21,8 @@ interface ProbeCliOptions {
 const ONLY = ['calls', 'documentation', 'all'] as const;
 
 /**
- * `atlas probe`: run every check that is due. Migrates the database first. With `--out DIR` it is a
+ * `atlas probe`: run every check that is due, as one run per probe job (calls: kind `probe`,
+ * documentation pages: kind `docs`; `--only` picks one). Migrates the database first. With `--out DIR` it is a
  * worker (docs/notes/sharding.md): the database is only read (never migrated or written) and the
  * checks go to one batch file in DIR for `atlas ingest checks DIR`.
  */
@@ -62,39 +63,46 @@ export function register(program: Command): void {
         const out = o.out;
         // This process does one sweep: keep its heap and DuckDB's allocator lean (process-memory.ts).
         limitHeapGrowth();
-        const summary =
+        // A run over calls and documentation is one run per probe job (PROBE_JOBS), each under its own
+        // kind; a worker writes one batch file of one run.
+        const summaries =
           out !== undefined
-            ? await withStore(
-                ctx.paths.db,
-                async (store) => {
-                  await tuneStoreForSweep(store);
-                  return runProbeToBatch(ctx, store, { ...probeOpts, out });
-                },
-                { readOnly: true },
-              )
+            ? [
+                await withStore(
+                  ctx.paths.db,
+                  async (store) => {
+                    await tuneStoreForSweep(store);
+                    return runProbeToBatch(ctx, store, { ...probeOpts, out });
+                  },
+                  { readOnly: true },
+                ),
+              ]
             : await withStore(ctx.paths.db, async (store) => {
                 await migrate(store, ctx.clock());
                 await tuneStoreForSweep(store);
-                return runProbe(ctx, store, probeOpts);
+                return runProbeJobs(ctx, store, probeOpts);
               });
-        const c = summary.counts;
-        const reasons = Object.entries(c.by_reason)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ');
-        ctx.log.info(
-          ctx.log.json
-            ? 'probe finished'
-            : `probe: ${c.probed}/${c.due} due checked, ${c.stored} stored (${c.passed} passed, ${c.failed} failed${reasons ? `: ${reasons}` : ''}), ${c.payment_terms} payment terms, ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.checksPerSecond.toFixed(1)}/s, run ${summary.runId}${'file' in summary ? `, batch ${summary.file}` : ''}`,
-          ctx.log.json
-            ? {
-                run: summary.runId,
-                status: summary.status,
-                ...c,
-                duration_ms: Math.round(summary.durationMs),
-                ...('file' in summary ? { batch: summary.file } : {}),
-              }
-            : undefined,
-        );
+        for (const summary of summaries) {
+          const c = summary.counts;
+          const reasons = Object.entries(c.by_reason)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ');
+          ctx.log.info(
+            ctx.log.json
+              ? `${summary.kind} finished`
+              : `${summary.kind}: ${c.probed}/${c.due} due checked, ${c.stored} stored (${c.passed} passed, ${c.failed} failed${reasons ? `: ${reasons}` : ''}), ${c.payment_terms} payment terms, ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.checksPerSecond.toFixed(1)}/s, run ${summary.runId}${'file' in summary ? `, batch ${summary.file}` : ''}`,
+            ctx.log.json
+              ? {
+                  run: summary.runId,
+                  kind: summary.kind,
+                  status: summary.status,
+                  ...c,
+                  duration_ms: Math.round(summary.durationMs),
+                  ...('file' in summary ? { batch: summary.file } : {}),
+                }
+              : undefined,
+          );
+        }
       }),
     );
 }

@@ -204,7 +204,7 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
           .join(', ')})`,
       );
       await publish(ctx, store, {});
-      counts = await readSummaryCounts(store, clock());
+      counts = await readSummaryCounts(store, clock(), ctx.config.cycle.everyMinutes);
       phases.publish = lap();
       await refreshSnapshot(store, paths.db);
       phases.save = lap();

@@ -1,6 +1,5 @@
 import { type DirectoryScope, LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
 import type { CriterionResult } from '../../site/contract/directory.ts';
-import { jobEveryMs } from '../../site/contract/run-windows.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
@@ -14,8 +13,12 @@ export type Criterion = CriterionResult;
 /** The contract's directory scopes (site/contract/common.ts). */
 export type { DirectoryScope };
 
-/** A full evaluation is due when the last one is a compute slot old (the contract's schedule: an hour) or there is none (docs/notes/compute.md). */
-export const FULL_EVALUATION_EVERY_MS = jobEveryMs('compute');
+/**
+ * A full evaluation is due when the last one is an hour old or there is none (docs/notes/compute.md):
+ * every service is re-evaluated each hour, whatever the cycle cadence; the cycles between evaluate
+ * the services checked or placed since (scope `changed`).
+ */
+export const FULL_EVALUATION_EVERY_MS = 3_600_000;
 
 export async function lastFullEvaluation(store: Store): Promise<Date | null> {
   const [r] = await store.all<{ at: string | null }>("SELECT max(evaluated_at) AS at FROM directory_evaluations WHERE scope = 'full'");

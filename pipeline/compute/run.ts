@@ -56,7 +56,7 @@ export async function computeAll(ctx: Context, store: Store, opts: ComputeOption
   return withRun(
     store,
     'compute',
-    { clock: ctx.clock, startedAt: now, scheduledAt: jobSlotStart('compute', now), args: { scope } },
+    { clock: ctx.clock, startedAt: now, scheduledAt: jobSlotStart('compute', now, ctx.config.cycle.everyMinutes), args: { scope } },
     (run) => computeRun(ctx, store, now, scope, t0, run),
   );
 }

@@ -1,6 +1,12 @@
 import type { JobKind } from '../../site/contract/common.ts';
 import type { RunLog } from '../../site/contract/run-log.ts';
-import { BACKFILL_KIND, LONGEST_STATUS_WINDOW_HOURS, RUN_SCHEDULE, runWindows } from '../../site/contract/run-windows.ts';
+import {
+  BACKFILL_KIND,
+  DEFAULT_CYCLE_MINUTES,
+  JOB_CADENCE,
+  LONGEST_STATUS_WINDOW_HOURS,
+  runWindows,
+} from '../../site/contract/run-windows.ts';
 import type { RunRecord } from '../../site/contract/runs.ts';
 import { StatusFigures } from '../../site/contract/status.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
@@ -10,7 +16,7 @@ import { timeParam } from './clock.ts';
  * The schedule, the windows and the window rule live in the contract (site/contract/run-windows.ts),
  * their one home, so the server can evaluate them at answer time; re-exported here for the pipeline.
  */
-export { RUN_SCHEDULE, STATUS_WINDOWS, windowFigures, type StatusWindow } from '../../site/contract/run-windows.ts';
+export { JOB_CADENCE, jobSchedule, STATUS_WINDOWS, windowFigures, type StatusWindow } from '../../site/contract/run-windows.ts';
 export type { JobKind };
 export type { WindowFigures } from '../../site/contract/status.ts';
 
@@ -33,6 +39,8 @@ const toRecord = (r: RunRow): RunRecord => ({
 });
 
 export interface RunLogOptions {
+  /** The configured cycle cadence (config `cycle.everyMinutes`), published with the log. */
+  cycleEveryMinutes: number;
   /**
    * The publish run writing the tree that will carry these figures: read as `ok` (it is still
    * `running` in the table while the tree is written, and finishes after the switch). The tree
@@ -61,7 +69,7 @@ export async function dataAsOf(store: Store, now: Date): Promise<string | null> 
  * every kind; runs started after `now` are left out.
  * `operating_since` is the first recorded run of any kind.
  */
-export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = {}): Promise<RunLog> {
+export async function readRunLog(store: Store, now: Date, opts: RunLogOptions): Promise<RunLog> {
   const at = timeParam(now);
   const [since] = await store.all<{ at: string | null }>('SELECT min(started_at) AS at FROM runs WHERE started_at <= $1::TIMESTAMP', [at]);
   const rows = await store.all<RunRow>(
@@ -75,11 +83,12 @@ export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = 
         AND coalesce(scheduled_at, started_at) >= $1::TIMESTAMP - to_hours($4::BIGINT))
       OR id IN (SELECT id FROM r QUALIFY row_number() OVER (PARTITION BY kind ORDER BY started_at DESC, id DESC) = 1)
     ORDER BY started_at, id`,
-    [at, opts.ownRunId ?? '', JSON.stringify([...Object.keys(RUN_SCHEDULE), BACKFILL_KIND]), LONGEST_STATUS_WINDOW_HOURS],
+    [at, opts.ownRunId ?? '', JSON.stringify([...Object.keys(JOB_CADENCE), BACKFILL_KIND]), LONGEST_STATUS_WINDOW_HOURS],
   );
   return {
     generated_at: now.toISOString(),
     data_as_of: await dataAsOf(store, now),
+    cycle_every_minutes: opts.cycleEveryMinutes,
     operating_since: dbTimeToIso(since?.at ?? null),
     runs: rows.map(toRecord),
   };
@@ -90,8 +99,9 @@ export async function readRunLog(store: Store, now: Date, opts: RunLogOptions = 
  * latest runs under the run-windows rule, the one mapping /healthz and /api/v1/status share.
  */
 export async function readLatestRuns(store: Store, now: Date): Promise<RunRecord[]> {
-  const log = await readRunLog(store, now);
-  return runWindows({ operatingSince: log.operating_since, runs: log.runs }, now).latest_runs;
+  // The latest runs do not depend on the cadence the windows expect.
+  const log = await readRunLog(store, now, { cycleEveryMinutes: DEFAULT_CYCLE_MINUTES });
+  return runWindows({ operatingSince: log.operating_since, runs: log.runs, cycleEveryMinutes: log.cycle_every_minutes }, now).latest_runs;
 }
 
 /**
@@ -99,7 +109,7 @@ export async function readLatestRuns(store: Store, now: Date): Promise<RunRecord
  * api_status): the run windows (site/contract/run-windows.ts, the rule the server re-evaluates at
  * answer time) over the run log, and evidence freshness at `now` from the materialized evidence.
  */
-export async function computeStatus(store: Store, now: Date, opts: RunLogOptions = {}): Promise<StatusFigures> {
+export async function computeStatus(store: Store, now: Date, opts: RunLogOptions): Promise<StatusFigures> {
   return statusFromLog(store, await readRunLog(store, now, opts), now);
 }
 
@@ -115,7 +125,7 @@ export async function statusFromLog(store: Store, log: RunLog, now: Date): Promi
   return StatusFigures.parse({
     generated_at: now.toISOString(),
     data_as_of: log.data_as_of,
-    ...runWindows({ operatingSince: log.operating_since, runs: log.runs }, now),
+    ...runWindows({ operatingSince: log.operating_since, runs: log.runs, cycleEveryMinutes: log.cycle_every_minutes }, now),
     evidence_freshness: {
       fresh: Number(f?.fresh ?? 0),
       stale: Number(f?.stale ?? 0),

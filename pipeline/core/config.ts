@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AtlasError, formatIssues } from './errors.ts';
+import { CYCLE_MINUTES, DEFAULT_CYCLE_MINUTES } from '../../site/contract/run-windows.ts';
 import { DEFAULT_LISTINGS_DIR } from './paths.ts';
 import { SPREAD_STEPS_MINUTES } from './slots.ts';
 
@@ -74,6 +75,21 @@ export const ConfigSchema = z
           .refine((m) => (SPREAD_STEPS_MINUTES as readonly number[]).includes(m), 'must be 0 or divide 60')
           .default(0),
       })
+      .prefault({}),
+    cycle: z
+      .object({
+        /**
+         * How often cron runs `atlas cycle`, in minutes (default 5): the cadence the status windows
+         * expect of the jobs every cycle runs (site/contract/run-windows.ts, JOB_CADENCE), so a cron
+         * that runs less often shows as missed slots. Must divide 60.
+         */
+        everyMinutes: z
+          .number()
+          .int()
+          .refine((m) => (CYCLE_MINUTES as readonly number[]).includes(m), 'must divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60)')
+          .default(DEFAULT_CYCLE_MINUTES),
+      })
+      .strict()
       .prefault({}),
     serve: z
       .object({

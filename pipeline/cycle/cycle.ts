@@ -5,7 +5,7 @@ import { createDocumentationSink } from '../docs/index.ts';
 import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
 import { runModeration } from '../moderation/index.ts';
-import { runProbe } from '../probe/index.ts';
+import { PROBE_JOBS, runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
 import { publish, type PublishResult } from '../../site/publish/index.ts';
@@ -23,6 +23,8 @@ export interface CycleOptions {
   snapshot?: boolean;
   /** Services `atlas verify` recomputes after a publish (a sample seeded by the generation; default 50). */
   verifySample?: number;
+  /** Publish options passed through (tests: `pages: false`; the server renders /status itself). */
+  publish?: { pages?: boolean };
 }
 
 /** Services verified after each publish unless the caller says otherwise. */
@@ -42,9 +44,10 @@ export interface CycleResult {
 
 /**
  * One cycle: everything due, in order — ingest (listings, registries from config, the server's
- * inbox), moderation of the outcome reports not decided yet, probe (calls and documentation), compute (changed services; all hourly), the check
- * archive (daily), reports, publish when anything changed (in this cycle, or since the last
- * publish: unpublishedSince), then verify (a sample of the published services and every frozen
+ * inbox), moderation of the outcome reports not decided yet, probe (the call slots due) and docs
+ * (the documentation pages due) as runs of their own kinds, compute (changed services; all hourly), the check archive (daily), reports, publish (every
+ * cycle: the server counts the status windows over the run log it publishes; an incremental publish
+ * renders only what changed), then verify (a sample of the published services and every frozen
  * report recomputed from the raw tables, pipeline/verify; a mismatch is logged as a warning and
  * counted in the cycle's run, it does not fail the cycle), and the researchers' snapshot hourly.
  * A step that fails is recorded and the cycle goes on (a registry that cannot be reached must not
@@ -58,26 +61,8 @@ export async function runCycle(ctx: Context, store: Store, opts: CycleOptions = 
   );
 }
 
-/**
- * Evidence stored after the last successful publish started: checks, frozen reports, or an ingest
- * that finished. A cycle that stores any of them publishes in the same run, so this finds what a
- * cycle killed (or failed) between its probe or ingest and its publish left unpublished — and a
- * probe or ingest run outside a cycle: the next cycle publishes it rather than waiting for the
- * publish cadence (docs/notes/crash-safety.md).
- */
-async function unpublishedSince(store: Store, lastPublish: Date): Promise<boolean> {
-  const [row] = await store.all<{ due: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM checks WHERE checked_at > $1::TIMESTAMP)
-         OR EXISTS (SELECT 1 FROM reports WHERE frozen_at > $1::TIMESTAMP)
-         OR EXISTS (SELECT 1 FROM runs WHERE starts_with(kind, 'ingest_') AND status IN ('ok', 'partial') AND started_at > $1::TIMESTAMP) AS due`,
-    [lastPublish.toISOString()],
-  );
-  return row?.due === true;
-}
-
 async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: Date, run: Run): Promise<CycleResult> {
   const steps: StepResult[] = [];
-  let changed = false;
 
   const step = async (name: string, due: boolean, fn: () => Promise<unknown>): Promise<void> => {
     if (!due) {
@@ -97,50 +82,39 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
     }
   };
 
-  await step(
-    'ingest_listings',
-    opts.force || isDue(await lastRunAt(store, 'ingest_listings'), now, CADENCE_MS.ingest_listings),
-    async () => {
-      const r = await ingestListings(ctx, store, ctx.paths.listings);
-      changed = true;
-      return r;
-    },
+  await step('ingest_listings', opts.force || isDue(await lastRunAt(store, 'ingest_listings'), now, CADENCE_MS.ingest_listings), async () =>
+    ingestListings(ctx, store, ctx.paths.listings),
   );
 
   if (!opts.skipRegistries) {
     for (const source of ctx.config.registries.filter((r) => r.enabled)) {
       const kind = source.kind === 'x402' ? 'ingest_x402' : 'ingest_mcp';
       const due = opts.force || isDue(await lastRunAt(store, kind), now, CADENCE_MS.ingest_registries);
-      await step(`${kind}:${source.name}`, due, async () => {
-        const r =
-          source.kind === 'x402'
-            ? await ingestX402(ctx, store, { source: source.source, registry: source.name })
-            : await ingestMcp(ctx, store, { source: source.source, registry: source.name });
-        changed = true;
-        return r;
-      });
+      await step(`${kind}:${source.name}`, due, async () =>
+        source.kind === 'x402'
+          ? ingestX402(ctx, store, { source: source.source, registry: source.name })
+          : ingestMcp(ctx, store, { source: source.source, registry: source.name }),
+      );
     }
   }
 
   await step('ingest_inbox', true, async () => ingestInbox(ctx, store));
 
   // Right after the inbox: every report it brought is decided by the rules (moderation/1) in the
-  // same cycle, and a decision changes published counts.
-  await step('moderate', true, async () => {
-    const r = await runModeration(ctx, store);
-    if (r.pending > 0) changed = true;
-    return r;
-  });
+  // same cycle, so this cycle's publish carries the decisions.
+  await step('moderate', true, async () => runModeration(ctx, store));
 
-  await step('probe', true, async () => {
-    const r = await runProbe(ctx, store, {
-      only: 'all',
-      onDocumentation: createDocumentationSink(ctx, store),
-      ...(opts.probe ?? {}),
-    });
-    if (r.counts.stored > 0) changed = true;
-    return r;
-  });
+  // Calls, then documentation pages: one run per probe job, each recorded under its own kind
+  // (PROBE_JOBS), every cycle; each finds what is due itself. A failing job does not stop the other.
+  for (const job of PROBE_JOBS) {
+    await step(job.kind, true, async () =>
+      runProbe(ctx, store, {
+        ...(opts.probe ?? {}),
+        only: job.only,
+        ...(job.kind === 'docs' ? { onDocumentation: createDocumentationSink(ctx, store) } : {}),
+      }),
+    );
+  }
 
   await step('compute', true, async () => {
     const full = opts.force || (await fullEvaluationDue(store, ctx.clock()));
@@ -156,18 +130,14 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
     return { archived_rows: r.archived_rows, files: r.files.length };
   });
 
-  await step('reports', true, async () => {
-    const r = await freezeDueReports(ctx, store);
-    if (Array.isArray((r as { frozen?: unknown[] })?.frozen) && (r as { frozen: unknown[] }).frozen.length) changed = true;
-    return r;
-  });
+  await step('reports', true, async () => freezeDueReports(ctx, store));
 
-  const lastPublish = await lastRunAt(store, 'publish');
-  const publishDue =
-    opts.force || changed || isDue(lastPublish, ctx.clock(), CADENCE_MS.publish_max_age) || (await unpublishedSince(store, lastPublish!));
+  // Every cycle publishes: the published run log must hold this cycle's runs, or the server (which
+  // re-evaluates the status windows over it) would count their slots as missed until the next
+  // publish. It also publishes whatever an earlier cycle stored and was killed before publishing.
   let published: PublishResult | null = null;
-  await step('publish', publishDue, async () => {
-    published = await publish(ctx, store, {});
+  await step('publish', true, async () => {
+    published = await publish(ctx, store, { ...(opts.publish ?? {}) });
     return published;
   });
 

@@ -1,17 +1,14 @@
-import { jobEveryMs } from '../../site/contract/run-windows.ts';
-
 /**
- * What a cycle does when (pure). `atlas cycle` may run every five minutes; each step has its own
- * cadence, measured from the latest successful run of its kind in `runs`. Compute and publish
- * take theirs from the contract's job schedule (RUN_SCHEDULE, site/contract/run-windows.ts), the
- * one the status windows count; ingest and snapshot are not published jobs and stay hourly here, and
- * the check archive runs daily.
+ * What a cycle does when (pure). Cron runs `atlas cycle` at the configured cadence (config
+ * `cycle.everyMinutes`, five minutes by default); the inbox, probe, docs, compute, reports and
+ * publish steps run every cycle (probe, docs and reports find what is due themselves; the status
+ * windows expect them at the cadences of JOB_CADENCE, site/contract/run-windows.ts). The others have
+ * their own cadence, measured from the latest successful run of their kind in `runs`: ingest and
+ * snapshot are not published jobs and stay hourly, and the check archive runs daily.
  */
 export const CADENCE_MS = {
   ingest_listings: 60 * 60_000,
   ingest_registries: 60 * 60_000,
-  compute_full: jobEveryMs('compute'),
-  publish_max_age: jobEveryMs('publish'),
   snapshot: 60 * 60_000,
   /** the check archive (pipeline/store/history.ts): once a day */
   archive: 24 * 60 * 60_000,

@@ -1,5 +1,4 @@
 import type { Context } from '../core/context.ts';
-import { HOUR_MS } from '../core/clock.ts';
 import { isAtlasError } from '../core/errors.ts';
 import { runCycle } from '../cycle/index.ts';
 import { withStore } from '../store/index.ts';
@@ -11,7 +10,8 @@ export interface LiveCycler {
 }
 
 /**
- * The live part of the demo: a cycle at every hour boundary (plus 30 s) in real time, as cron would
+ * The live part of the demo: a cycle at every boundary of the configured cycle cadence (the demo's is
+ * hourly; plus 30 s) in real time, as cron would
  * run `atlas cycle`: ingest, probe what is due, compute, reports, publish. The database is opened
  * only while a cycle runs. `stop()` cancels the timer and waits for a running cycle to finish.
  */
@@ -28,7 +28,7 @@ export function startLiveCycles(
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
-  const every = opts.everyMs ?? HOUR_MS;
+  const every = opts.everyMs ?? ctx.config.cycle.everyMinutes * 60_000;
 
   const cycle = async () => {
     await opts.beforeCycle?.();

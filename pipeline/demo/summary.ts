@@ -33,6 +33,7 @@ const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v)
 export async function readSummaryCounts(
   store: Store,
   now: Date,
+  cycleEveryMinutes: number,
 ): Promise<
   Pick<
     DemoSummary,
@@ -50,7 +51,7 @@ export async function readSummaryCounts(
   // The published evidence's own figures (the evidence table compute wrote), summed over the index.
   const ev = await store.all<{ m: unknown; c: unknown }>('SELECT sum(missed_30d) AS m, sum(checks_30d) AS c FROM evidence');
   // What the status page shows: its figures at `now` (pipeline/compute/status.ts, the run-windows rule).
-  const status = await computeStatus(store, now);
+  const status = await computeStatus(store, now, { cycleEveryMinutes });
   const missedRuns = Object.fromEntries(status.jobs.map((j) => [j.kind, j.windows['30d'].missed]));
   const byTier = Object.fromEntries(tiers.map((r) => [r.k, n(r.c)]));
   const byType = Object.fromEntries(types.map((r) => [r.k, n(r.c)]));

@@ -15,3 +15,5 @@ export * from './check-writer.ts';
 export * from './runs.ts';
 export * from './progress.ts';
 export * from './run-probe.ts';
+export * from './jobs.ts';
+export * from './run-jobs.ts';

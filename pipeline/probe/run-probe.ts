@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import { type CheckRow, CheckWriter } from './check-writer.ts';
 import { selectDue, type OnlyKind } from './due.ts';
 import { hostOf, runPerHost } from './host-scheduler.ts';
+import { probeRunKind } from './jobs.ts';
 import { probeOne, type ProbeOutcome } from './probe-one.ts';
 import { createProgress } from './progress.ts';
 import { storedCounts, type RunCounts } from './runs.ts';
@@ -105,7 +106,7 @@ export function probeSettings(ctx: Context, opts: ProbeOptions): ProbeSettings {
   const timeoutMs = opts.timeoutMs ?? cfg.timeoutMs;
   const allowPrivate = opts.allowPrivate ?? cfg.allowPrivate;
   const args = { all: !!opts.all, concurrency, timeoutMs, allowPrivate, shard: opts.shard ?? null, only };
-  return { only, kind: only === 'documentation' ? 'docs' : 'probe', concurrency, timeoutMs, allowPrivate, args };
+  return { only, kind: probeRunKind(only), concurrency, timeoutMs, allowPrivate, args };
 }
 
 export const emptyCounts = (): RunCounts => ({

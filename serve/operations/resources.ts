@@ -35,7 +35,8 @@ export function freshnessCounts(site: SiteState, now: Date): { fresh: number; st
 /**
  * GET /api/v1/status, live: the run windows (site/contract/run-windows.ts) and evidence freshness
  * are recomputed against the server's clock at answer time, over the published run log and the
- * loaded index, so a pipeline that stopped shows its missed slots and stale evidence. `generated_at`
+ * loaded index, so a pipeline that stopped shows its missed slots and stale evidence; the slots expected
+ * are those of the cycle cadence published with the run log. `generated_at`
  * is the answer's instant, the end of every window. A generation published without a run log keeps
  * its published run windows (frozen at its own `generated_at`); freshness is recomputed either way.
  */
@@ -49,7 +50,10 @@ export async function getStatus(deps: AppDeps): Promise<Record<string, unknown>>
     ...body,
     generated_at: now.toISOString(),
     data_as_of: site.runLog.data_as_of,
-    ...runWindows({ operatingSince: site.runLog.operating_since, runs: site.runLog.runs }, now),
+    ...runWindows(
+      { operatingSince: site.runLog.operating_since, runs: site.runLog.runs, cycleEveryMinutes: site.runLog.cycle_every_minutes },
+      now,
+    ),
     evidence_freshness,
   };
 }

@@ -550,7 +550,12 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   ),
   'Status.jobs': d(
     'measured',
-    'The scheduled jobs (probe, compute, publish hourly; docs daily; report weekly) with scheduled, ran and missed slots per window ending at generated_at. Runs after the served generation was published are not known to it: their slots count as missed until a newer generation is served.',
+    "The scheduled jobs (probe, compute and publish every cycle, at cycle_every_minutes; docs daily; report weekly) with scheduled, ran and missed slots per window ending at generated_at. A slot counts as ran only for a run of the job's own kind, whichever command ran it. Runs after the served generation was published are not known to it: their slots count as missed until a newer generation is served.",
+  ),
+  'Status.cycle_every_minutes': d(
+    'operator',
+    'The cadence the pipeline (`atlas cycle`, from cron) is configured to run at (config cycle.everyMinutes, default 5): the jobs every cycle runs (probe, compute, publish) are expected once per slot of this length, so a cycle that did not run shows as missed slots. The whole window is counted at the cadence in force when the served generation was published.',
+    'minutes',
   ),
   'Status.backfills': d(
     'measured',
@@ -585,10 +590,10 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'Status.evidence_freshness.no_data': d('computed', 'Services whose primary operation was never checked.', 'services'),
   'Status.evidence_freshness.total': d('computed', 'All tracked services: fresh + stale + no_data.', 'services'),
   'JobStatus.kind': d('atlas', 'Job kind: probe, compute, publish, docs or report.'),
-  'JobStatus.every_hours': d(
+  'JobStatus.every_minutes': d(
     'constant',
-    'How often the job is due: slot k covers [k x every_hours, (k+1) x every_hours) hours since 1970-01-01T00:00Z.',
-    'hours',
+    'How often the job is due: slot k covers [k x every_minutes, (k+1) x every_minutes) minutes since 1970-01-01T00:00Z. cycle_every_minutes for probe, compute and publish, 1440 for docs, 10080 for report.',
+    'minutes',
   ),
   'JobStatus.windows': d('computed', 'Figures for the windows 24h, 7d and 30d ending at generated_at.'),
   'JobStatus.windows.24h': d('computed', 'Slots in the 24 hours ending at generated_at.', 'runs', 'the 24 hours ending at generated_at'),

@@ -11,23 +11,46 @@ import type { JobKind } from './common.ts';
 import type { RunRecord } from './runs.ts';
 import type { Backfill, JobStatus, WindowFigures } from './status.ts';
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
 /**
- * The service's own scheduled jobs and how often each is due, in hours: probe, compute and publish
- * hourly (the five-minute cycle runs them when their hourly slot has come), docs daily, report
- * weekly. Slots are epoch-aligned: slot k of a job due every I hours covers [k·I, (k+1)·I).
+ * The cadences `atlas cycle` may be configured to run at (config `cycle.everyMinutes`), in minutes:
+ * the divisors of 60, so cycle slots nest in the hour and hourly work is never split across them.
  */
-export const RUN_SCHEDULE = { probe: 1, compute: 1, publish: 1, docs: 24, report: 168 } as const satisfies Record<JobKind, number>;
-/** How often a job is due, in milliseconds (RUN_SCHEDULE): the one source of every job cadence. */
-export const jobEveryMs = (kind: JobKind): number => RUN_SCHEDULE[kind] * 3_600_000;
+export const CYCLE_MINUTES = [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60] as const;
+/** The default cycle cadence: cron runs `atlas cycle` every five minutes. */
+export const DEFAULT_CYCLE_MINUTES = 5;
+
+/**
+ * How often each of the service's own scheduled jobs is due, the one home of the rule: `cycle` for
+ * the jobs every cycle runs (probe of the due call slots, compute of the services checked or placed
+ * since their last evaluation, publish), else minutes: documentation daily (every cycle checks the
+ * pages that are due, but the pages themselves are daily), the weekly report weekly.
+ */
+export const JOB_CADENCE = { probe: 'cycle', compute: 'cycle', publish: 'cycle', docs: 1_440, report: 10_080 } as const satisfies Record<
+  JobKind,
+  'cycle' | number
+>;
+
+/** Every job's cadence in minutes for a cycle every `cycleEveryMinutes` (JOB_CADENCE). */
+export function jobSchedule(cycleEveryMinutes: number): Record<JobKind, number> {
+  const out = {} as Record<JobKind, number>;
+  for (const [kind, c] of Object.entries(JOB_CADENCE) as [JobKind, 'cycle' | number][]) out[kind] = c === 'cycle' ? cycleEveryMinutes : c;
+  return out;
+}
+/** How often a job is due, in milliseconds (jobSchedule): the one source of every job cadence. */
+export const jobEveryMs = (kind: JobKind, cycleEveryMinutes: number): number => jobSchedule(cycleEveryMinutes)[kind] * MINUTE_MS;
 /** The start of the slot of `kind` that contains `at` (epoch-aligned, as the windows count it). */
-export const jobSlotStart = (kind: JobKind, at: Date): Date => new Date(Math.floor(at.getTime() / jobEveryMs(kind)) * jobEveryMs(kind));
+export const jobSlotStart = (kind: JobKind, at: Date, cycleEveryMinutes: number): Date => {
+  const size = jobEveryMs(kind, cycleEveryMinutes);
+  return new Date(Math.floor(at.getTime() / size) * size);
+};
 /** The status windows, in hours; each ends at the instant the figures are computed for. */
 export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
 export type StatusWindow = keyof typeof STATUS_WINDOWS;
 /** The longest status window in hours: how far back the published run log reaches. */
 export const LONGEST_STATUS_WINDOW_HOURS = Math.max(...Object.values(STATUS_WINDOWS));
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The run kind of a back-fill: simulated history written in one go (only `atlas demo` records one),
@@ -52,12 +75,12 @@ export interface SlotRange {
 }
 
 /**
- * The slots of a job due every `everyHours` that lie wholly inside a back-fill [from, until): from
+ * The slots of a job due every `everyMinutes` that lie wholly inside a back-fill [from, until): from
  * the slot `from` falls in (the back-fill's first cycle runs at its start) to the last slot that ends
  * by `until`. Null when none does.
  */
-export function backfillSlots(b: Pick<Backfill, 'from' | 'until'>, everyHours: number): SlotRange | null {
-  const size = everyHours * HOUR_MS;
+export function backfillSlots(b: Pick<Backfill, 'from' | 'until'>, everyMinutes: number): SlotRange | null {
+  const size = everyMinutes * MINUTE_MS;
   const first = Math.floor(Date.parse(b.from) / size);
   const last = Math.floor(Date.parse(b.until) / size) - 1;
   return last >= first ? { first, last } : null;
@@ -72,17 +95,17 @@ export function backfillSlots(b: Pick<Backfill, 'from' | 'until'>, everyHours: n
  */
 export function windowFigures(opts: {
   now: Date;
-  everyHours: number;
+  everyMinutes: number;
   windowHours: number;
   operatingSince: Date | null;
   ranSlots: ReadonlySet<number>;
   uncounted?: readonly SlotRange[];
 }): WindowFigures {
-  const { now, everyHours, windowHours, operatingSince, ranSlots } = opts;
+  const { now, everyMinutes, windowHours, operatingSince, ranSlots } = opts;
   if (!operatingSince) return { scheduled: 0, ran: 0, missed: 0 };
   const uncounted = opts.uncounted ?? [];
   const counts = (k: number) => !uncounted.some((r) => k >= r.first && k <= r.last);
-  const size = everyHours * HOUR_MS;
+  const size = everyMinutes * MINUTE_MS;
   const cur = Math.floor(now.getTime() / size);
   const first = Math.max(Math.ceil((now.getTime() - windowHours * HOUR_MS) / size), Math.floor(operatingSince.getTime() / size));
   let complete = Math.max(0, cur - first);
@@ -99,6 +122,7 @@ const slotTime = (r: RunRecord): number => Date.parse(r.scheduled_at ?? r.starte
 
 /** What the run windows give: the members of Status computed from the runs. */
 export interface RunWindows {
+  cycle_every_minutes: number;
   operating_since: string | null;
   backfills: Backfill[];
   jobs: JobStatus[];
@@ -113,9 +137,13 @@ export interface RunWindows {
  * scheduled, before it. `latest` / `latest_runs`: the latest run by started_at (then id) of each kind,
  * `latest_runs` ordered by kind. `backfills`: the back-fill runs (kind BACKFILL_KIND) that finished
  * ok or partial by `now`, oldest first; the slots of BACKFILL_UNCOUNTED_JOBS inside them are not
- * counted.
+ * counted. Each job's slots are those of jobSchedule at the cycle cadence `cycleEveryMinutes` (the one
+ * the run log was published with); the whole window is counted at that cadence.
  */
-export function runWindows(input: { operatingSince: string | null; runs: readonly RunRecord[] }, now: Date): RunWindows {
+export function runWindows(
+  input: { operatingSince: string | null; runs: readonly RunRecord[]; cycleEveryMinutes: number },
+  now: Date,
+): RunWindows {
   const nowMs = now.getTime();
   const since = input.operatingSince !== null && Date.parse(input.operatingSince) <= nowMs ? input.operatingSince : null;
   const operatingSince = since === null ? null : new Date(since);
@@ -133,25 +161,30 @@ export function runWindows(input: { operatingSince: string | null; runs: readonl
     .sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at))
     .map((r) => ({ from: r.started_at, until: r.finished_at as string, uncounted_jobs: [...BACKFILL_UNCOUNTED_JOBS] }));
 
-  const jobs = (Object.entries(RUN_SCHEDULE) as [JobKind, number][]).map(([kind, everyHours]): JobStatus => {
-    const size = everyHours * HOUR_MS;
+  // Slot times of the runs that ran, by kind, read once (a five-minute cadence logs tens of thousands).
+  const ranTimes = new Map<string, number[]>();
+  for (const r of started) {
+    if (!RAN.has(r.status)) continue;
+    const times = ranTimes.get(r.kind) ?? [];
+    times.push(slotTime(r));
+    ranTimes.set(r.kind, times);
+  }
+
+  const jobs = (Object.entries(jobSchedule(input.cycleEveryMinutes)) as [JobKind, number][]).map(([kind, everyMinutes]): JobStatus => {
+    const size = everyMinutes * MINUTE_MS;
     const uncounted = BACKFILL_UNCOUNTED_JOBS.includes(kind)
-      ? backfills.map((b) => backfillSlots(b, everyHours)).filter((r): r is SlotRange => r !== null)
+      ? backfills.map((b) => backfillSlots(b, everyMinutes)).filter((r): r is SlotRange => r !== null)
       : [];
     const ranSlots = new Set<number>();
-    for (const r of started) {
-      if (r.kind !== kind || !RAN.has(r.status)) continue;
-      const t = slotTime(r);
-      if (t <= nowMs) ranSlots.add(Math.floor(t / size));
-    }
-    const w = (h: number) => windowFigures({ now, everyHours, windowHours: h, operatingSince, ranSlots, uncounted });
+    for (const t of ranTimes.get(kind) ?? []) if (t <= nowMs) ranSlots.add(Math.floor(t / size));
+    const w = (h: number) => windowFigures({ now, everyMinutes, windowHours: h, operatingSince, ranSlots, uncounted });
     return {
       kind,
-      every_hours: everyHours,
+      every_minutes: everyMinutes,
       windows: { '24h': w(STATUS_WINDOWS['24h']), '7d': w(STATUS_WINDOWS['7d']), '30d': w(STATUS_WINDOWS['30d']) },
       latest: latestByKind.get(kind) ?? null,
     };
   });
   const latest_runs = [...latestByKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-  return { operating_since: since, backfills, jobs, latest_runs };
+  return { cycle_every_minutes: input.cycleEveryMinutes, operating_since: since, backfills, jobs, latest_runs };
 }

@@ -8,7 +8,7 @@ export const WindowFigures = z.strictObject({ scheduled: count, ran: count, miss
 /** One scheduled job of the service itself (probe, compute, publish, docs, report). */
 export const JobStatus = z.strictObject({
   kind: JobKind,
-  every_hours: z.number().int().positive(),
+  every_minutes: z.number().int().positive(),
   windows: z.strictObject({ '24h': WindowFigures, '7d': WindowFigures, '30d': WindowFigures }),
   latest: RunRecord.nullable(),
 });
@@ -38,6 +38,7 @@ export const Status = z.strictObject({
   api_status: ApiStatus,
   generated_at: DateTime,
   data_as_of: DateTime.nullable(),
+  cycle_every_minutes: z.number().int().positive(),
   operating_since: DateTime.nullable(),
   backfills: z.array(Backfill),
   jobs: z.array(JobStatus),

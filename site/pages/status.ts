@@ -9,6 +9,11 @@ function runStatus(r: RunRecord | null) {
   return html`<span class="${cls}">${r.status}</span> ${fmtTime(r.finished_at ?? r.started_at)}`;
 }
 
+/** A job's cadence in minutes: a check-interval name when it is one (hourly, daily, weekly), else minutes. */
+function cadenceLabel(minutes: number): string {
+  return minutes % 60 === 0 ? intervalLabel(minutes / 60) : `every ${minutes} min`;
+}
+
 /** Atlas's own runs: each scheduled job per window (scheduled / ran / missed), evidence freshness, latest runs. */
 export function renderStatusPage(input: { status: Status; stats?: Stats | null }, meta: PageMeta): string {
   const s = input.status;
@@ -17,6 +22,7 @@ export function renderStatusPage(input: { status: Status; stats?: Stats | null }
   const body = html`<h1>Status</h1>
 <p class="lede">Atlas's own scheduled runs, the runs it missed, and how fresh the evidence is${s.operating_since ? html` (operating since ${fmtTime(s.operating_since)})` : html``}.</p>
 <dl class="facts">
+<dt>Expected cycle</dt><dd>${cadenceLabel(s.cycle_every_minutes)} (<code>atlas cycle</code> from cron); the jobs due every cycle are expected at that cadence, so a cycle that did not run shows as missed slots</dd>
 <dt>Evidence freshness</dt><dd>${fmtInt(f.fresh)} fresh · ${fmtInt(f.stale)} stale · ${fmtInt(f.no_data)} no data (of ${fmtInt(f.total)} services)</dd>
 <dt>Figures computed</dt><dd>${s.data_as_of ? fmtTime(s.data_as_of) : html`<span class="muted">never</span>`}</dd>
 ${
@@ -34,7 +40,7 @@ ${
       const x = j.windows[k];
       return html`${fmtInt(x.ran)}/${fmtInt(x.scheduled)}${x.missed ? html` <span class="no">(${fmtInt(x.missed)} missed)</span>` : html``}`;
     };
-    return html`<tr><td>${j.kind}</td><td>${intervalLabel(j.every_hours)}</td><td class="num">${w('24h')}</td><td class="num">${w('7d')}</td><td class="num">${w('30d')}</td><td>${runStatus(j.latest)}</td></tr>`;
+    return html`<tr><td>${j.kind}</td><td>${cadenceLabel(j.every_minutes)}</td><td class="num">${w('24h')}</td><td class="num">${w('7d')}</td><td class="num">${w('30d')}</td><td>${runStatus(j.latest)}</td></tr>`;
   })}</tbody></table></div>
 ${s.backfills.map(
   (b) =>

@@ -163,7 +163,7 @@ async function writeGeneration(ctx: Context, store: Store, opts: PublishOptions,
     });
     for (const [k, v] of Object.entries(services.timings)) steps[`services.${k}`] = v;
     await step('stats', () => writeStats(store, genDir, now));
-    await step('status', () => writeStatus(store, genDir, now, run.id));
+    await step('status', () => writeStatus(store, genDir, now, ctx.config.cycle.everyMinutes, run.id));
     await step('health', () => writeHealth(store, genDir, now, generation, key.info));
     await step('roadmap', () => writeRoadmap(ctx.paths.roadmap, genDir));
     await step('fields', () => writeFieldsAndOpenApi(genDir, now));

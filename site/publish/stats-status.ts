@@ -14,11 +14,17 @@ export async function writeStats(store: Store, genDir: string, now: Date): Promi
 /**
  * status.json (the figures at the publish instant, what a static host serves) and run-log.json (the
  * runs the server re-evaluates the run windows over at answer time; site/contract/run-log.ts), both
- * from one read of the runs. `ownRunId` is the publish run writing this generation: it counts as ran
+ * from one read of the runs, with the configured cycle cadence. `ownRunId` is the publish run writing this generation: it counts as ran
  * (see RunLogOptions in pipeline/compute/status.ts).
  */
-export async function writeStatus(store: Store, genDir: string, now: Date, ownRunId: string | null = null): Promise<void> {
-  const log = await readRunLog(store, now, { ownRunId });
+export async function writeStatus(
+  store: Store,
+  genDir: string,
+  now: Date,
+  cycleEveryMinutes: number,
+  ownRunId: string | null = null,
+): Promise<void> {
+  const log = await readRunLog(store, now, { cycleEveryMinutes, ownRunId });
   await writeJson(join(genDir, 'run-log.json'), RunLog, log, 'run log');
   await writeJson(api(genDir, 'status.json'), Status, { api_status: API_STATUS, ...(await statusFromLog(store, log, now)) }, 'status');
 }

@@ -72,18 +72,26 @@ describe('atlas probe (CLI)', () => {
       expect(first.stderr).toMatch(/^probe: 3\/3 due checked, 3 stored \(3 passed, 0 failed: ok=3\)/);
       const again = await runCli([...base, 'probe', '--allow-private', '--json']);
       expect(again.code, again.stderr).toBe(0);
-      const line = JSON.parse(again.stderr.trim().split('\n').at(-1)!);
-      expect(line).toMatchObject({ level: 'info', msg: 'probe finished', due: 0, stored: 0 });
+      // One line per probe job: the calls (kind probe), then the documentation pages (kind docs).
+      const lines = again.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => typeof l.msg === 'string' && l.msg.endsWith(' finished'));
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 'info', msg: 'probe finished', kind: 'probe', due: 0, stored: 0 }),
+        expect.objectContaining({ level: 'info', msg: 'docs finished', kind: 'docs', due: 0, stored: 0 }),
+      ]);
       const all = await runCli([...base, 'probe', '--allow-private', '--all']);
       expect(all.code, all.stderr).toBe(0);
       expect(all.stderr).toMatch(/3\/3 due checked, 0 stored/);
       const n = await rows(t.dir, 'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM checks');
       expect(n[0]).toEqual({ n: 3, k: 3 });
-      const runs = await rows(t.dir, 'SELECT status, kind FROM runs ORDER BY started_at');
+      // Each `atlas probe` records one run per probe job, each under its own kind.
+      const runs = await rows(t.dir, 'SELECT kind, status, count(*)::INT AS n FROM runs GROUP BY ALL ORDER BY ALL');
       expect(runs).toEqual([
-        { status: 'ok', kind: 'probe' },
-        { status: 'ok', kind: 'probe' },
-        { status: 'ok', kind: 'probe' },
+        { kind: 'docs', status: 'ok', n: 3 },
+        { kind: 'probe', status: 'ok', n: 3 },
       ]);
       // The next hour's slot is due again for the hourly reviewed service only.
       const later = await runCli(['--data', t.dir, '--config', base[3]!, '--now', '2026-11-25T13:00:00Z', 'probe', '--allow-private']);
@@ -154,10 +162,16 @@ describe('atlas probe (CLI)', () => {
       );
       expect(after[0]).toEqual({ n: 400, k: 400, runs: 2 });
       // The rerun closed the killed run as abandoned (pipeline/store/runs.ts): nothing stays `running`.
-      const runs = await rows(t.dir, 'SELECT status, error FROM runs ORDER BY status');
+      // The rerun records its calls' run and its documentation run (nothing due) under their kinds.
+      const runs = await rows(t.dir, 'SELECT kind, status, error FROM runs ORDER BY kind, status');
       expect(runs).toEqual([
-        { status: 'failed', error: expect.stringMatching(/^abandoned: the process ended before the run finished \(found by run probe_/) },
-        { status: 'ok', error: null },
+        { kind: 'docs', status: 'ok', error: null },
+        {
+          kind: 'probe',
+          status: 'failed',
+          error: expect.stringMatching(/^abandoned: the process ended before the run finished \(found by run probe_/),
+        },
+        { kind: 'probe', status: 'ok', error: null },
       ]);
       const terms = await rows(
         t.dir,

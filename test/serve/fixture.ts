@@ -314,6 +314,7 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
       api_status: 'preview',
       generated_at: gen,
       data_as_of: opts.runLog?.data_as_of ?? gen,
+      cycle_every_minutes: opts.runLog?.cycle_every_minutes ?? 5,
       operating_since: null,
       backfills: [],
       jobs: [],

@@ -74,7 +74,7 @@ describe('stats and status figures', () => {
       await insertCheckSeries(store, { serviceId: 'svc_f', from: at(NOW, -1), to: NOW, everyHours: 1, rule: 'reviewed/1' });
       await addDiscovered(store, { id: 'cand_nodata' });
       await computeAt(store, dir, NOW); // records its own compute run at NOW
-      const st = await computeStatus(store, new Date(NOW));
+      const st = await computeStatus(store, new Date(NOW), { cycleEveryMinutes: 60 });
       expect(StatusSchema.parse(st)).toEqual(st);
       const job = (k: string) => st.jobs.find((j) => j.kind === k)!;
       // 24 h window: slots NOW-24h .. NOW-1h complete (24); 4 of them did not run (3 gap + 1 failed)... gap is hours 40-42 (NOW-32h..) so outside
@@ -95,12 +95,14 @@ describe('stats and status figures', () => {
     const now = new Date('2026-11-25T12:30:00Z');
     const hour = (iso: string) => Math.floor(new Date(iso).getTime() / 3_600_000);
     const ran = new Set([hour('2026-11-25T10:00:00Z'), hour('2026-11-25T12:00:00Z')]);
-    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: new Date('2026-11-25T09:10:00Z'), ranSlots: ran })).toEqual({
+    expect(
+      windowFigures({ now, everyMinutes: 60, windowHours: 3, operatingSince: new Date('2026-11-25T09:10:00Z'), ranSlots: ran }),
+    ).toEqual({
       scheduled: 3,
       ran: 2,
       missed: 1,
     });
-    expect(windowFigures({ now, everyHours: 1, windowHours: 3, operatingSince: null, ranSlots: ran })).toEqual({
+    expect(windowFigures({ now, everyMinutes: 60, windowHours: 3, operatingSince: null, ranSlots: ran })).toEqual({
       scheduled: 0,
       ran: 0,
       missed: 0,

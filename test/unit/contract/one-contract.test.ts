@@ -158,7 +158,6 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'pipeline/cycle/cycle.ts DIRECTORY_SCOPES',
   'pipeline/cycle/cycle.ts JOB_KINDS',
   'pipeline/cycle/cycle.ts RUN_STATUSES',
-  'pipeline/cycle/due.ts JOB_KINDS',
   'pipeline/demo/step.ts JOB_KINDS',
   'pipeline/demo/summary.ts SERVICE_TIERS',
   'pipeline/demo/summary.ts SERVICE_TYPES',

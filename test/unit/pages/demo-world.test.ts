@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../../../cli/demo/run-demo.ts';
 import { computeStatus } from '../../../pipeline/compute/index.ts';
+import { DEMO_CYCLE_MINUTES } from '../../../pipeline/demo/config.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
 import { openStore, type Store } from '../../../pipeline/store/index.ts';
 import { Status } from '../../../site/contract/index.ts';
@@ -114,7 +115,7 @@ describe('the demo world (1 day, every hour, one 3-hour outage)', () => {
   });
 
   it('shows missed probe runs for the outage hours only', async () => {
-    const status = await computeStatus(store, end);
+    const status = await computeStatus(store, end, { cycleEveryMinutes: DEMO_CYCLE_MINUTES });
     const probe = status.jobs.find((j) => j.kind === 'probe')!;
     expect(probe.windows['24h'].missed).toBe(3);
     expect(probe.windows['24h'].ran).toBe(probe.windows['24h'].scheduled - 3);

@@ -282,12 +282,13 @@ export function status(): Status {
     api_status: 'preview',
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
+    cycle_every_minutes: 60,
     operating_since: '2026-11-11T00:00:00.000Z',
     backfills: [],
     jobs: [
       {
         kind: 'probe',
-        every_hours: 1,
+        every_minutes: 60,
         windows: { '24h': w, '7d': { scheduled: 168, ran: 167, missed: 1 }, '30d': { scheduled: 336, ran: 335, missed: 1 } },
         latest: {
           id: 'run_1',

@@ -50,8 +50,10 @@ async function publishedAtT(): Promise<{ publicDir: string; store: Store }> {
   cleanups.push(() => store.close());
   await seedRaw(store, T, 4, 2); // also records hourly probe runs over the last day (ids of its own)
   await hourlyRuns(store, ['probe', 'compute', 'publish'], 48);
-  await computeAll(makeContext(dir, { now: min(1).toISOString() }), store, { scope: 'full' });
-  const ctx = makeContext(dir, { now: min(2).toISOString() });
+  // An hourly cycle (config cycle.everyMinutes 60): the hourly runs above are every slot of each job.
+  const config = { cycle: { everyMinutes: 60 } };
+  await computeAll(makeContext(dir, { now: min(1).toISOString(), config }), store, { scope: 'full' });
+  const ctx = makeContext(dir, { now: min(2).toISOString(), config });
   await publish(ctx, store, { pages: false });
   return { publicDir: ctx.paths.publicDir, store };
 }
@@ -171,14 +173,17 @@ describe('runWindows (pure)', () => {
       run('probe', '2026-11-25T13:05:00.000Z'), // after now
       run('cycle', '2026-11-25T12:01:00.000Z'),
     ];
-    const w = runWindows({ operatingSince: '2026-11-25T09:05:00.000Z', runs }, new Date('2026-11-25T12:30:00Z'));
+    const w = runWindows({ operatingSince: '2026-11-25T09:05:00.000Z', runs, cycleEveryMinutes: 60 }, new Date('2026-11-25T12:30:00Z'));
     const probe = w.jobs.find((j) => j.kind === 'probe')!;
     expect(probe.windows['24h']).toEqual({ scheduled: 4, ran: 2, missed: 2 });
     expect(probe.latest?.started_at).toBe('2026-11-25T12:05:00.000Z');
     expect(w.latest_runs.map((r) => r.kind)).toEqual(['cycle', 'probe']);
     expect(w.operating_since).toBe('2026-11-25T09:05:00.000Z');
     // Before operation began nothing is scheduled.
-    const before = runWindows({ operatingSince: '2026-11-25T09:05:00.000Z', runs }, new Date('2026-11-25T09:00:00Z'));
+    const before = runWindows(
+      { operatingSince: '2026-11-25T09:05:00.000Z', runs, cycleEveryMinutes: 60 },
+      new Date('2026-11-25T09:00:00Z'),
+    );
     expect(before.operating_since).toBeNull();
     expect(before.jobs.every((j) => j.windows['30d'].scheduled === 0)).toBe(true);
   });
@@ -190,7 +195,7 @@ describe('runWindows (pure)', () => {
     // back-fill and so counts).
     const backfill = { ...run('backfill', at(0, 1)), finished_at: at(6, 20) };
     const runs = [backfill, ...[0, 1, 2, 4, 5, 6].map((h) => run('probe', at(h, 1))), run('compute', at(5, 1)), run('publish', at(6, 20))];
-    const w = runWindows({ operatingSince: at(0, 1), runs }, new Date(at(6, 30)));
+    const w = runWindows({ operatingSince: at(0, 1), runs, cycleEveryMinutes: 60 }, new Date(at(6, 30)));
     const figures = (kind: string) => w.jobs.find((j) => j.kind === kind)!.windows['24h'];
     expect(w.backfills).toEqual([{ from: at(0, 1), until: at(6, 20), uncounted_jobs: ['compute', 'publish'] }]);
     expect(figures('probe')).toEqual({ scheduled: 7, ran: 6, missed: 1 }); // the outage hour, counted
@@ -198,7 +203,8 @@ describe('runWindows (pure)', () => {
     expect(figures('publish')).toEqual({ scheduled: 1, ran: 1, missed: 0 });
     // After the back-fill the hourly slots count again: at 08:30, 06:00 and 07:00 of compute ended unrun.
     expect(
-      runWindows({ operatingSince: at(0, 1), runs }, new Date(at(8, 30))).jobs.find((j) => j.kind === 'compute')!.windows['24h'],
+      runWindows({ operatingSince: at(0, 1), runs, cycleEveryMinutes: 60 }, new Date(at(8, 30))).jobs.find((j) => j.kind === 'compute')!
+        .windows['24h'],
     ).toEqual({
       scheduled: 2,
       ran: 0,
@@ -209,7 +215,7 @@ describe('runWindows (pure)', () => {
       { ...backfill, finished_at: null, status: 'running' as const },
       { ...backfill, status: 'failed' as const },
     ]) {
-      const open = runWindows({ operatingSince: at(0, 1), runs: [b, ...runs.slice(1)] }, new Date(at(6, 30)));
+      const open = runWindows({ operatingSince: at(0, 1), runs: [b, ...runs.slice(1)], cycleEveryMinutes: 60 }, new Date(at(6, 30)));
       expect(open.backfills).toEqual([]);
       expect(open.jobs.find((j) => j.kind === 'compute')!.windows['24h']).toEqual({ scheduled: 6, ran: 1, missed: 5 });
     }
