@@ -24,6 +24,9 @@ beforeAll(async () => {
   try {
     await seedRaw(store, new Date(NOW), 9, 40);
     await seedChangesAndReports(store, new Date(NOW));
+    // The seed predates checks.protocols (migration 021): its x402 402s carry the protocol a probe now
+    // records, so the research guide's protocol query has rows to read.
+    await store.run(`UPDATE checks SET protocols = ['x402-v2'] WHERE status = 402 AND rule LIKE 'x402-mainnet/%'`);
     await computeAt(store, t.dir, NOW);
     await store.run(
       `INSERT INTO keys VALUES ('key_1', 'sha256:secret-hash', 'lab', 'me@example.org', $1::TIMESTAMP, 'addr-hash');
@@ -139,7 +142,7 @@ describe('atlas export (research export)', () => {
       const [views, ...queries] = guideBlocks(out);
       await r.run(views!);
       await r.run(readFileSync(join(out, 'rules.sql'), 'utf8'));
-      expect(queries).toHaveLength(4);
+      expect(queries).toHaveLength(5);
       const [compare, ...examples] = queries;
       expect(await runBlock(r, compare!)).toEqual([]);
       for (const q of examples) expect((await runBlock(r, q)).length, q).toBeGreaterThan(0);

@@ -144,6 +144,7 @@ describe('runs: one helper, one id format', () => {
         'ingest_listings',
         'ingest_mcp',
         'ingest_x402',
+        'moderate',
         'probe',
         'publish',
         'report',

@@ -101,7 +101,7 @@ describe('weekly report figures', () => {
       await addService(store, { id: 'cand_p', tier: 'discovered', createdAt: '2026-10-01T00:00:00Z' });
       const obs = async (at: string, hash: string, amounts: string[], networks: string[], payTo: string[]) =>
         store.run(
-          `INSERT INTO payment_terms VALUES ('cand_p', 'primary', $1::TIMESTAMP, $1::TIMESTAMP, 2, '[]', $2, $3::VARCHAR[], ['exact'], $4::VARCHAR[], $5::VARCHAR[], $6::VARCHAR[], [60], NULL)`,
+          `INSERT INTO payment_terms VALUES ('cand_p', 'primary', $1::TIMESTAMP, $1::TIMESTAMP, 2, '[]', $2, $3::VARCHAR[], ['exact'], $4::VARCHAR[], $5::VARCHAR[], $6::VARCHAR[], [60], NULL, NULL, NULL)`,
           [
             at,
             hash,
@@ -135,7 +135,7 @@ describe('weekly report figures', () => {
       const obs = (service: string, op: string, at: string, hash: string, timeouts: number[]) =>
         store.run(
           `INSERT INTO payment_terms VALUES ($1, $2, $3::TIMESTAMP, $3::TIMESTAMP, 2, '[]', $4, ['eip155:8453'], ['exact'],
-             ['eip155:8453|usdc'], ['p1'], ['exact|eip155:8453|usdc=1000'], $5::INTEGER[], NULL)`,
+             ['eip155:8453|usdc'], ['p1'], ['exact|eip155:8453|usdc=1000'], $5::INTEGER[], NULL, NULL, NULL)`,
           [service, op, at, hash, `[${timeouts.join(',')}]`],
         );
       await obs('cand_t', 'primary', '2026-11-03T00:00:00Z', 'h1', [60]);
