@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { INGEST_LIMITS, ingestX402 } from '../../pipeline/ingest/index.ts';
+import { recordActivity } from '../../pipeline/ingest/activity.ts';
 import { openStore } from '../../pipeline/store/index.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
 import { seedServices } from '../probe/seed.ts';
@@ -409,6 +410,9 @@ export async function seedHostileDb(dir: string, c: HostileCase, base: string): 
     writeFileSync(file, x402Page([1, 2, 3].map((i) => x402Item(`http://127.0.0.1:9/prior/${i}`, { description: `prior ${i}` }))));
     await ingestX402(ctx, store, { source: file, registry: 'cdp' });
     await store.run('UPDATE operations SET enabled = false');
+    // As an ingest would: the change of `enabled` becomes an activity period (migration 005), so
+    // the case's own ingest finds nothing of the seed's to record again.
+    await recordActivity(store, ctx.clock(), 'registry');
     const url = `${base}/${c.name}/`;
     if (c.target === 'probe')
       await seedServices(store, [{ id: 'cand_hostile', tier: 'discovered', ops: [{ url, rule: 'x402-mainnet/1' }] }]);
