@@ -166,7 +166,7 @@ describe('web pages in Chromium', () => {
     const svg = await page.request.get(`${demo.url}${badgeSrc}`);
     expect(svg.status()).toBe(200);
     expect(svg.headers()['content-type']).toMatch(/^image\/svg\+xml/);
-    expect(await svg.text()).toMatch(/^<svg [^>]*role="img"[^>]*><title>Atlas evidence for svc_/);
+    expect(await svg.text()).toMatch(/^<svg [^>]*role="img"[^>]*><title>Atlas checks of svc_/);
     await expect(page.locator('#badge-h + p + p + dl code').first().textContent()).resolves.toContain(
       `/badges/${href!.split('/').pop()}.svg`,
     );
