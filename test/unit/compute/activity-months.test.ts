@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../pipeline/fleet/prng.ts';
 import { type DiscoveredRecord, ingestListings, mergeDiscovered } from '../../../pipeline/ingest/index.ts';
 import { computeWeekFigures, freezeWeek } from '../../../pipeline/reports/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
@@ -26,18 +27,6 @@ const HOUR_MS = 3_600_000;
 const T0 = Date.parse(DAY0);
 const DAYS = 90;
 const d = (n: number, h = 0) => at(DAY0, n, h);
-
-/** mulberry32: a small seeded generator, so the sequence is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ListingState {
   present: boolean;
@@ -132,7 +121,7 @@ async function insertChecks(store: Store, models: OpModel[]): Promise<void> {
 describe('months of listings coming and going', () => {
   it('expected and missed checks agree with an independent reference over 90 seeded days, live and in reports', async () => {
     await withDb(async (store, dir) => {
-      const rnd = prng(20261102);
+      const rnd = mulberry32(20261102); // the fleet's seeded generator: the same sequence on every run
       const listings = join(dir, 'listings');
       mkdirSync(listings);
       const clock = testClock(DAY0);
