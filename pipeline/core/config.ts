@@ -152,8 +152,41 @@ export function parseConfig(raw: unknown, origin = 'config'): Config {
 }
 
 /**
+ * Environment variables that set a config value, with the value's path in the file's shape. They
+ * are merged into the file's object before it is parsed, so a value from the environment meets the
+ * same schema as one from the file (an invalid one is an error naming the variable, never ignored).
+ * ATLAS_SECRET is not config: secret.ts reads it.
+ */
+export const CONFIG_ENV = {
+  ATLAS_USER_AGENT: ['probe', 'userAgent'],
+  ATLAS_CONTACT_URL: ['probe', 'contactUrl'],
+  ATLAS_BASE_URL: ['serve', 'baseUrl'],
+  ATLAS_METRICS_TOKEN: ['serve', 'metrics', 'token'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** `raw` with each set (non-empty) CONFIG_ENV variable written at its path; `raw` is not modified. */
+export function withEnvOverrides(raw: unknown, env: NodeJS.ProcessEnv): { merged: unknown; fromEnv: Map<string, string> } {
+  const fromEnv = new Map<string, string>();
+  let merged: unknown = raw;
+  for (const [name, path] of Object.entries(CONFIG_ENV)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    merged = setAt(merged, path, value);
+    fromEnv.set(path.join('.'), name);
+  }
+  return { merged, fromEnv };
+}
+
+function setAt(obj: unknown, path: readonly string[], value: string): unknown {
+  const [head, ...rest] = path as [string, ...string[]];
+  const base = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as Record<string, unknown>) : {};
+  return { ...base, [head]: rest.length ? setAt(base[head], rest, value) : value };
+}
+
+/**
  * Load the config file: an explicit path must exist; the default `./atlas.config.json` is optional.
- * Environment overrides: ATLAS_USER_AGENT, ATLAS_CONTACT_URL, ATLAS_BASE_URL, ATLAS_METRICS_TOKEN (secrets: ATLAS_SECRET, see secret.ts).
+ * Environment overrides (CONFIG_ENV) are validated with the file; an issue in a value that came
+ * from the environment names the variable instead of the file.
  */
 export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Config {
   let raw: unknown = {};
@@ -167,12 +200,15 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   } else if (path) {
     throw new AtlasError('invalid_input', `config file not found: ${path}`);
   }
-  const cfg = parseConfig(raw, file);
-  if (env.ATLAS_USER_AGENT) cfg.probe.userAgent = env.ATLAS_USER_AGENT;
-  if (env.ATLAS_CONTACT_URL) cfg.probe.contactUrl = env.ATLAS_CONTACT_URL;
-  if (env.ATLAS_BASE_URL) cfg.serve.baseUrl = env.ATLAS_BASE_URL;
-  if (env.ATLAS_METRICS_TOKEN) cfg.serve.metrics.token = env.ATLAS_METRICS_TOKEN;
-  return cfg;
+  const { merged, fromEnv } = withEnvOverrides(raw, env);
+  const r = ConfigSchema.safeParse(merged);
+  if (r.success) return r.data;
+  const envIssues = r.error.issues.filter((i) => fromEnv.has(i.path.join('.')));
+  if (envIssues.length) {
+    const [first] = envIssues;
+    throw new AtlasError('invalid_input', `${fromEnv.get(first!.path.join('.'))}: ${first!.message}`);
+  }
+  throw new AtlasError('invalid_input', `${file}: ${formatIssues(r.error.issues)}`);
 }
 
 /** Where a default installation answers (serve.host and serve.port defaults). */
