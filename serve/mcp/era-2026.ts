@@ -23,6 +23,14 @@ export const MCP_ERR = {
   parseError: -32700,
 } as const;
 
+/**
+ * The caching hint on `server/discover` and `tools/list` (both required by the revision): the server
+ * identity and the tool list are the same for every client and change only when the server is
+ * redeployed, so they are `public`, and an hour bounds how long a client keeps them after an upgrade.
+ */
+export const MCP_CACHE_TTL_MS = 3_600_000;
+const CACHE_HINT = { ttlMs: MCP_CACHE_TTL_MS, cacheScope: 'public' } as const;
+
 const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
@@ -55,25 +63,37 @@ export type Decision =
   | { kind: 'accepted' }
   | { kind: 'forward'; message: JsonRpcMessage };
 
+/** A JSON-RPC error body; the revision's schema allows no `id: null`, so an unknown id is left out. */
+const errorBody = (id: string | number | null, code: number, message: string, data?: unknown) => ({
+  jsonrpc: '2.0',
+  ...(id === null ? {} : { id }),
+  error: data === undefined ? { code, message } : { code, message, data },
+});
+
 const rpcError = (status: number, id: string | number | null, code: number, message: string, data?: unknown): Decision => ({
   kind: 'answer',
   status,
-  body: { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } },
+  body: errorBody(id, code, message, data),
 });
 
+/** The request id of a JSON-RPC body, when it has a usable one (for error answers). */
+export function requestIdOf(bodyText: string): string | number | null {
+  try {
+    const id = (JSON.parse(bodyText) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The 400 answer for an `MCP-Protocol-Version` this server does not implement. */
-export function unsupportedVersion(requested: string): { status: number; body: unknown } {
+export function unsupportedVersion(requested: string, id: string | number | null): { status: number; body: unknown } {
   return {
     status: 400,
-    body: {
-      jsonrpc: '2.0',
-      id: null,
-      error: {
-        code: MCP_ERR.unsupportedVersion,
-        message: 'Unsupported protocol version',
-        data: { supported: [...MCP_SUPPORTED_VERSIONS], requested },
-      },
-    },
+    body: errorBody(id, MCP_ERR.unsupportedVersion, 'Unsupported protocol version', {
+      supported: [...MCP_SUPPORTED_VERSIONS],
+      requested,
+    }),
   };
 }
 
@@ -184,22 +204,25 @@ export function discoverResult(server: ServerIdentity, instructions: string): Re
     capabilities: { tools: {} },
     _meta: { [META_SERVER_INFO]: { ...server } },
     instructions,
+    ...CACHE_HINT,
   };
 }
 
 /**
  * A 2025-era JSON-RPC answer of the SDK rewritten for a 2026-07-28 client: results gain
- * `resultType: "complete"` and the server identity in `_meta` (kept beside any `_meta` a tool set);
- * an unknown method becomes HTTP 404 as the revision asks. Errors are otherwise passed as they are.
+ * `resultType: "complete"` and the server identity in `_meta` (kept beside any `_meta` a tool set),
+ * and `tools/list` its caching hint; an unknown method becomes HTTP 404 as the revision asks.
+ * Errors are otherwise passed as they are.
  */
-export function adaptSdkAnswer(status: number, body: unknown, server: ServerIdentity): { status: number; body: unknown } {
+export function adaptSdkAnswer(method: string, status: number, body: unknown, server: ServerIdentity): { status: number; body: unknown } {
   if (!isObject(body)) return { status, body };
   if (isObject(body.result)) {
     const result = body.result;
     const meta = isObject(result._meta) ? result._meta : {};
+    const hint = method === 'tools/list' ? CACHE_HINT : {};
     return {
       status,
-      body: { ...body, result: { resultType: 'complete', ...result, _meta: { ...meta, [META_SERVER_INFO]: { ...server } } } },
+      body: { ...body, result: { resultType: 'complete', ...result, ...hint, _meta: { ...meta, [META_SERVER_INFO]: { ...server } } } },
     };
   }
   if (isObject(body.error) && body.error.code === MCP_ERR.methodNotFound) return { status: 404, body };

@@ -12,6 +12,7 @@ import {
   MCP_SUPPORTED_VERSIONS,
   adaptSdkAnswer,
   decide2026,
+  requestIdOf,
   unsupportedVersion,
 } from './era-2026.ts';
 import { MCP_SERVER_NAME, buildMcpServer } from './server.ts';
@@ -50,7 +51,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     const version = c.req.header('mcp-protocol-version');
     if (version === MCP_STATELESS_VERSION) return answer2026(c, deps);
     if (version !== undefined && !MCP_SUPPORTED_VERSIONS.includes(version)) {
-      const u = unsupportedVersion(version);
+      const u = unsupportedVersion(version, requestIdOf((await readCapped(c.req.raw, MCP_MAX_BODY_BYTES)) ?? ''));
       return c.json(u.body, u.status as ContentfulStatusCode);
     }
     return answerWithSdk(c, deps, c.req.raw);
@@ -123,6 +124,6 @@ async function answer2026(c: Context, deps: AppDeps): Promise<Response> {
   });
   const res = await answerWithSdk(c, deps, forwarded);
   const raw: unknown = await res.json().catch(() => null);
-  const adapted = adaptSdkAnswer(res.status, raw, identity);
+  const adapted = adaptSdkAnswer(d.message.method, res.status, raw, identity);
   return c.json(adapted.body, adapted.status as ContentfulStatusCode);
 }

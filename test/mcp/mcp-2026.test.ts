@@ -1,13 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BASE_URL, defaultConfig } from '../../pipeline/core/config.ts';
-import { MCP_ERR, MCP_SERVER_NAME, TOOLS, decodeHeaderValue } from '../../serve/mcp/index.ts';
+import { realdataDir } from '../../pipeline/fleet/real-402.ts';
+import { MCP_CACHE_TTL_MS, MCP_ERR, MCP_SERVER_NAME, TOOLS, decodeHeaderValue } from '../../serve/mcp/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
 import { Stats } from '../../site/contract/index.ts';
 import { MCP_SERVER_TITLE, MCP_SERVER_VERSION } from '../../site/discovery/index.ts';
 import { makeContext, tempDir, testClock } from '../helpers/context.ts';
+import { realdataGate } from '../helpers/realdata-gate.ts';
 import { writeGeneration } from '../serve/fixture.ts';
 
 /**
@@ -23,7 +28,6 @@ let cleanup: () => void;
 beforeAll(async () => {
   const t = tempDir('atlas-mcp2026-');
   cleanup = t.cleanup;
-  const { join } = await import('node:path');
   writeGeneration(join(t.dir, 'public'), {
     generation: 'g1',
     now: new Date(NOW),
@@ -88,6 +92,7 @@ describe('/mcp for 2026-07-28 clients (stateless, no initialize)', () => {
     expect(r.capabilities).toEqual({ tools: {} });
     expect((r._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo']).toEqual(identity);
     expect(String(r.instructions).endsWith(`${DEFAULT_BASE_URL}/llms.txt`)).toBe(true);
+    expect([r.ttlMs, r.cacheScope]).toEqual([MCP_CACHE_TTL_MS, 'public']);
   });
 
   it('lists every tool without a prior initialize', async () => {
@@ -98,6 +103,7 @@ describe('/mcp for 2026-07-28 clients (stateless, no initialize)', () => {
     const tools = r.tools as { name: string; inputSchema: { type: string }; outputSchema?: unknown }[];
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
     for (const t of tools) expect(t.inputSchema.type).toBe('object');
+    expect([r.ttlMs, r.cacheScope]).toEqual([MCP_CACHE_TTL_MS, 'public']);
     expect((r._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo']).toEqual(identity);
   });
 
@@ -172,6 +178,7 @@ describe('/mcp for 2026-07-28 clients (stateless, no initialize)', () => {
     const a = await post(body, { 'MCP-Protocol-Version': '1900-01-01', 'Mcp-Method': 'tools/list' });
     expect(a.status).toBe(400);
     expect(a.body.error?.code).toBe(-32022);
+    expect(a.body.id).toBe(9);
     expect(a.body.error?.data).toMatchObject({ requested: '1900-01-01' });
     expect(((a.body.error?.data ?? {}) as { supported?: string[] }).supported).toEqual(expect.arrayContaining([V2026, '2025-11-25']));
   });
@@ -229,5 +236,43 @@ describe('header value encoding', () => {
     expect(decodeHeaderValue('get_weather')).toBe('get_weather');
     expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toBe('Hello, 世界');
     expect(decodeHeaderValue('=?base64?not base64!?=')).toBeNull();
+  });
+});
+
+/**
+ * The answers checked against the protocol's own published JSON schema of 2026-07-28 (shared real
+ * data, third-party, not committed): what a strict client of that revision would accept.
+ */
+const SCHEMA_FILE = 'mcp-protocol/schema-2026-07-28.json';
+const gate = realdataGate('/mcp answers against the 2026-07-28 JSON schema (test/mcp/mcp-2026.test.ts)', [SCHEMA_FILE]);
+
+describe.skipIf(!gate.present)('/mcp 2026-07-28 answers against the published schema', () => {
+  const validate = (def: string, value: unknown): string => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(JSON.parse(readFileSync(join(realdataDir(), SCHEMA_FILE), 'utf8')), 'mcp');
+    const check = ajv.getSchema(`mcp#/$defs/${def}`);
+    if (!check) throw new Error(`no ${def} in the schema`);
+    return check(value) ? '' : ajv.errorsText(check.errors);
+  };
+
+  it('server/discover, tools/list and tools/call results validate', async () => {
+    const d = await post(...rpc('d', 'server/discover'));
+    expect(validate('DiscoverResultResponse', d.body)).toBe('');
+    const l = await post(...rpc('l', 'tools/list'));
+    expect(validate('ListToolsResult', l.body.result)).toBe('');
+    const c = await post(...rpc('c', 'tools/call', { name: 'get_stats', arguments: {} }));
+    expect(validate('CallToolResult', c.body.result)).toBe('');
+  });
+
+  it('the header mismatch and unsupported version errors validate', async () => {
+    const [body] = rpc(1, 'tools/list');
+    const m = await post(body, { 'MCP-Protocol-Version': V2026 });
+    expect(validate('HeaderMismatchError', m.body)).toBe('');
+    const u = await post(body, { 'MCP-Protocol-Version': '1900-01-01', 'Mcp-Method': 'tools/list' });
+    expect(validate('UnsupportedProtocolVersionError', u.body)).toBe('');
+  });
+
+  it('a schema check that can fail: a result without resultType is refused', () => {
+    expect(validate('DiscoverResult', { supportedVersions: [V2026], capabilities: {} })).not.toBe('');
   });
 });
