@@ -148,6 +148,15 @@ export const STABLECOINS: readonly Stablecoin[] = [
   S('eip155:5042002', 'USDC', '0x3600000000000000000000000000000000000000', 6),
   // BNB Smart Chain: Binance-Peg USDT ("BSC-USD") counts 18 decimals, not Ethereum USDT's 6.
   S('eip155:56', 'USDT', '0x55d398326f99059fF775485246999027B3197955', 18),
+  // USD1 (World Liberty Financial): one address on Ethereum and BNB Smart Chain, 18 decimals there;
+  // its Monad deployment is a different contract counting 6.
+  S('eip155:56', 'USD1', '0x8d0D000Ee44948FC98c9B98A4FA4921476f08B0d', 18),
+  S('eip155:1', 'USD1', '0x8d0D000Ee44948FC98c9B98A4FA4921476f08B0d', 18),
+  S('eip155:143', 'USD1', '0x111111d2bf19e43C34263401e0CAd979eD1cdb61', 6),
+  S('eip155:143', 'USDT0', '0xe7cd86e13AC4309349F30B3435a9d337750fC82D', 6),
+  // World Chain and its Sepolia testnet.
+  S('eip155:480', 'USDC', '0x79A02482A880bCE3F13e09Da970dC34db4CD24d1', 6),
+  S('eip155:4801', 'USDC', '0x66145f38cBAC35Ca6F1Dfb4914dF98F1614aeA88', 6),
   // Euro coins: recognised (currency recorded), never priced in dollars.
   E('eip155:1', 'EURC', '0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c', 6),
   E('eip155:8453', 'EURC', '0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42', 6),

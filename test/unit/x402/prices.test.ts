@@ -11,47 +11,62 @@ import { x402Item } from '../ingest/support.ts';
 import { withDb } from '../compute/helpers.ts';
 
 /**
- * Every known stablecoin priced once, with the dollar figure written here by hand from the coin's
- * decimals as its issuer or chain documents them (docs/reference.md, Networks and prices), never
- * from the code's table: a wrong `decimals` (or a euro coin priced as dollars, or a testnet token
- * priced at all) fails its row. Each amount is 0.0123 of a coin in that coin's base units.
+ * Every known stablecoin priced once. The decimals are written here by hand as the coin's issuer or
+ * chain documents them (docs/reference.md, Networks and prices), never read from the code's table,
+ * and each coin gets the same offer of AMOUNT base units, so the expected dollars are AMOUNT /
+ * 10^decimals: a wrong `decimals` in the table (or a euro coin priced as dollars, or a testnet token
+ * priced at all) fails its row. AMOUNT is large enough that every decimals count from 6 to 18 gives
+ * a figure well inside the 9 decimal places prices keep, so a difference of one decimal always shows.
  * A coin added to the table without a row here fails the first test.
  */
-const EXPECTED: Record<string, { amount: string; usd: number | null }> = {
-  // 6 decimals: 12300 base units = 0.0123 USDC
-  'eip155:8453|0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913': { amount: '12300', usd: 0.0123 },
-  'eip155:1|0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48': { amount: '12300', usd: 0.0123 },
-  'eip155:43114|0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E': { amount: '12300', usd: 0.0123 },
-  'eip155:137|0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359': { amount: '12300', usd: 0.0123 },
-  'eip155:42161|0xaf88d065e77c8cC2239327C5EDb3A432268e5831': { amount: '12300', usd: 0.0123 },
-  'eip155:1329|0xe15fC38F6D8c56aF07bbCBe3BAf5708A2Bf42392': { amount: '12300', usd: 0.0123 },
-  'eip155:143|0x754704Bc059F8C67012fEd69BC8A327a5aafb603': { amount: '12300', usd: 0.0123 },
-  'eip155:988|0x779Ded0c9e1022225f8E0630b35a9b54bE713736': { amount: '12300', usd: 0.0123 },
-  'eip155:42220|0xcebA9300f2b948710d2653dD7B07f33A8B32118C': { amount: '12300', usd: 0.0123 },
-  'eip155:50|0xfA2958CB79b0491CC627c1557F441eF849Ca8eb1': { amount: '12300', usd: 0.0123 },
-  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp|EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v': { amount: '12300', usd: 0.0123 },
-  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp|Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB': { amount: '12300', usd: 0.0123 },
-  // Arc: the USDC ERC-20 interface counts 6 decimals (the native balance behind it counts 18)
-  'eip155:5042|0x3600000000000000000000000000000000000000': { amount: '12300', usd: 0.0123 },
-  // 7 decimals (Stellar assets): 123000 base units = 0.0123 USDC
-  'stellar:pubnet|CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75': { amount: '123000', usd: 0.0123 },
-  // 18 decimals: 12300000000000000 base units = 0.0123 of a coin
-  'eip155:4326|0xFAfDdbb3FC7688494971a79cc65DCa3EF82079E7': { amount: '12300000000000000', usd: 0.0123 },
-  'eip155:56|0x55d398326f99059fF775485246999027B3197955': { amount: '12300000000000000', usd: 0.0123 },
+const AMOUNT = '123000000000000000000';
+
+/** `usd`: a dollar coin on a mainnet (priced); `testnet`: never dollars; `eur`: recognised, never converted. */
+const EXPECTED: Record<string, { decimals: number; kind: 'usd' | 'testnet' | 'eur' }> = {
+  // USDC, USDT and USDT0 counting 6
+  'eip155:8453|0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913': { decimals: 6, kind: 'usd' },
+  'eip155:1|0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48': { decimals: 6, kind: 'usd' },
+  'eip155:43114|0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E': { decimals: 6, kind: 'usd' },
+  'eip155:137|0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359': { decimals: 6, kind: 'usd' },
+  'eip155:42161|0xaf88d065e77c8cC2239327C5EDb3A432268e5831': { decimals: 6, kind: 'usd' },
+  'eip155:1329|0xe15fC38F6D8c56aF07bbCBe3BAf5708A2Bf42392': { decimals: 6, kind: 'usd' },
+  'eip155:143|0x754704Bc059F8C67012fEd69BC8A327a5aafb603': { decimals: 6, kind: 'usd' },
+  'eip155:143|0xe7cd86e13AC4309349F30B3435a9d337750fC82D': { decimals: 6, kind: 'usd' },
+  'eip155:988|0x779Ded0c9e1022225f8E0630b35a9b54bE713736': { decimals: 6, kind: 'usd' },
+  'eip155:42220|0xcebA9300f2b948710d2653dD7B07f33A8B32118C': { decimals: 6, kind: 'usd' },
+  'eip155:50|0xfA2958CB79b0491CC627c1557F441eF849Ca8eb1': { decimals: 6, kind: 'usd' },
+  'eip155:480|0x79A02482A880bCE3F13e09Da970dC34db4CD24d1': { decimals: 6, kind: 'usd' },
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp|EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v': { decimals: 6, kind: 'usd' },
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp|Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB': { decimals: 6, kind: 'usd' },
+  // Arc: the USDC ERC-20 interface counts 6 (the native balance behind it counts 18)
+  'eip155:5042|0x3600000000000000000000000000000000000000': { decimals: 6, kind: 'usd' },
+  // USD1 on Monad is its own contract, counting 6
+  'eip155:143|0x111111d2bf19e43C34263401e0CAd979eD1cdb61': { decimals: 6, kind: 'usd' },
+  // Stellar assets count 7
+  'stellar:pubnet|CCW67TSZV3SSS2HXMBQ5JFGCKJNXKZM7UQUWUZPUTHXSTZLEO7SJMI75': { decimals: 7, kind: 'usd' },
+  // 18: MegaUSD, Binance-Peg USDT on BNB Smart Chain, USD1 on BNB Smart Chain and Ethereum
+  'eip155:4326|0xFAfDdbb3FC7688494971a79cc65DCa3EF82079E7': { decimals: 18, kind: 'usd' },
+  'eip155:56|0x55d398326f99059fF775485246999027B3197955': { decimals: 18, kind: 'usd' },
+  'eip155:56|0x8d0D000Ee44948FC98c9B98A4FA4921476f08B0d': { decimals: 18, kind: 'usd' },
+  'eip155:1|0x8d0D000Ee44948FC98c9B98A4FA4921476f08B0d': { decimals: 18, kind: 'usd' },
   // Test networks: their tokens are never dollars
-  'eip155:84532|0x036CbD53842c5426634e7929541eC2318f3dCF7e': { amount: '12300', usd: null },
-  'eip155:43113|0x5425890298aed601595a70AB815c96711a31Bc65': { amount: '12300', usd: null },
-  'eip155:80002|0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582': { amount: '12300', usd: null },
-  'eip155:421614|0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d': { amount: '12300', usd: null },
-  'eip155:1328|0x4fCF1784B31630811181f670Aea7A7bEF803eaED': { amount: '12300', usd: null },
-  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1|4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU': { amount: '12300', usd: null },
-  'eip155:5042002|0x3600000000000000000000000000000000000000': { amount: '12300', usd: null },
+  'eip155:84532|0x036CbD53842c5426634e7929541eC2318f3dCF7e': { decimals: 6, kind: 'testnet' },
+  'eip155:43113|0x5425890298aed601595a70AB815c96711a31Bc65': { decimals: 6, kind: 'testnet' },
+  'eip155:80002|0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582': { decimals: 6, kind: 'testnet' },
+  'eip155:421614|0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d': { decimals: 6, kind: 'testnet' },
+  'eip155:1328|0x4fCF1784B31630811181f670Aea7A7bEF803eaED': { decimals: 6, kind: 'testnet' },
+  'eip155:4801|0x66145f38cBAC35Ca6F1Dfb4914dF98F1614aeA88': { decimals: 6, kind: 'testnet' },
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1|4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU': { decimals: 6, kind: 'testnet' },
+  'eip155:5042002|0x3600000000000000000000000000000000000000': { decimals: 6, kind: 'testnet' },
   // Euro coins: recognised, never converted to dollars
-  'eip155:1|0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c': { amount: '12300', usd: null },
-  'eip155:8453|0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42': { amount: '12300', usd: null },
-  'eip155:43114|0xC891EB4cbdEFf6e073e859e987815Ed1505c2ACD': { amount: '12300', usd: null },
-  'eip155:5042002|0x89B50855Aa3bE2F677cD6303Cec089B5F319D72a': { amount: '12300', usd: null },
+  'eip155:1|0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c': { decimals: 6, kind: 'eur' },
+  'eip155:8453|0x60a3E35Cc302bFA44Cb288Bc5a4F316Fdb1adb42': { decimals: 6, kind: 'eur' },
+  'eip155:43114|0xC891EB4cbdEFf6e073e859e987815Ed1505c2ACD': { decimals: 6, kind: 'eur' },
+  'eip155:5042002|0x89B50855Aa3bE2F677cD6303Cec089B5F319D72a': { decimals: 6, kind: 'eur' },
 };
+
+/** AMOUNT base units in dollars, from the decimals written above (decimal shift, no float division). */
+const dollarsOf = (decimals: number): number => Number(`${AMOUNT.slice(0, -decimals)}.${AMOUNT.slice(-decimals)}`);
 
 const BASE = 'eip155:8453';
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -75,15 +90,23 @@ describe('every known stablecoin, priced with its own decimals', () => {
 
   it.each(Object.entries(EXPECTED))('%s', (key, want) => {
     const [network, asset] = key.split('|') as [string, string];
-    const { exactUsd, maxUsd } = lowestPrices([{ scheme: 'exact', network, asset, amount: want.amount }]);
-    if (want.usd === null) expect(exactUsd).toBeNull();
-    else expect(exactUsd).toBeCloseTo(want.usd, 12);
+    const expected = want.kind === 'usd' ? dollarsOf(want.decimals) : null;
+    const { exactUsd, maxUsd } = lowestPrices([{ scheme: 'exact', network, asset, amount: AMOUNT }]);
+    if (expected === null) expect(exactUsd).toBeNull();
+    else expect((exactUsd ?? 0) / expected).toBeCloseTo(1, 9);
     expect(maxUsd).toBeNull();
+    expect(stablecoinCurrency(network, asset)).toBe(want.kind === 'eur' ? 'EUR' : 'USD');
     // The same coin under upto states a maximum of the same figure, never a price.
-    const upto = lowestPrices([{ scheme: 'upto', network, asset, amount: want.amount }]);
+    const upto = lowestPrices([{ scheme: 'upto', network, asset, amount: AMOUNT }]);
     expect(upto.exactUsd).toBeNull();
-    if (want.usd === null) expect(upto.maxUsd).toBeNull();
-    else expect(upto.maxUsd).toBeCloseTo(want.usd, 12);
+    if (expected === null) expect(upto.maxUsd).toBeNull();
+    else expect((upto.maxUsd ?? 0) / expected).toBeCloseTo(1, 9);
+  });
+
+  it('the expected figures differ by a factor of ten for one decimal more or less', () => {
+    expect(dollarsOf(6)).toBe(123_000_000_000_000);
+    expect(dollarsOf(7)).toBe(12_300_000_000_000);
+    expect(dollarsOf(18)).toBe(123);
   });
 
   it('EVM addresses match in any case; Solana and Stellar only as written', () => {
