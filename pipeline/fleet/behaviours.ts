@@ -47,7 +47,7 @@ export const X402_BEHAVIOURS = [
 
 export const MCP_BEHAVIOURS = [
   'mcp-streamable', // @modelcontextprotocol/sdk StreamableHTTPServerTransport: plain GET → 406
-  'mcp-2026', // 2026-07-28 revision: GET → 405 with Allow: POST (POST speaks MCP)
+  'mcp-2026', // no GET stream: GET → 405 with Allow: POST; POST speaks 2025-11-25 MCP (SDK), i.e. a server of both eras
   'mcp-legacy-sse', // SDK SSEServerTransport: GET → 200 text/event-stream that never ends
   'mcp-auth', // 401 with WWW-Authenticate: Bearer resource_metadata=...
   'mcp-forbidden', // 403
@@ -61,6 +61,10 @@ export const MCP_BEHAVIOURS = [
   'mcp-template-unfilled', // remote URL with a {region} placeholder without default → literal URL → 404
   'mcp-slow', // holds the request far beyond any probe timeout
   'mcp-dead', // refuses connections
+  'mcp-2026-only', // 2026-07-28 only: POST without matching MCP-Protocol-Version/Mcp-Method → 400 -32020; server/discover; GET/DELETE → 405
+  'mcp-auth-no-scheme', // 401 with no WWW-Authenticate at all
+  'mcp-paid-x402', // paid server: 402 with an x402 v2 PAYMENT-REQUIRED header (Base USDC) and the request as the JSON body
+  'mcp-paid-mpp', // paid server: 402 with an MPP challenge (WWW-Authenticate: Payment …), no x402
 ] as const;
 
 export type X402Behaviour = (typeof X402_BEHAVIOURS)[number];
@@ -147,11 +151,16 @@ export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs 
     case 'mcp-outage':
       return inOutage(tl, at) ? v(false, 'status_not_allowed', 503) : v(true, 'ok', 406);
     case 'mcp-2026':
+    case 'mcp-2026-only':
       return v(true, 'ok', 405);
+    case 'mcp-paid-x402':
+    case 'mcp-paid-mpp':
+      return v(false, 'status_not_allowed', 402);
     case 'mcp-legacy-sse':
     case 'mcp-website':
       return v(true, 'ok', 200);
     case 'mcp-auth':
+    case 'mcp-auth-no-scheme':
       return v(true, 'ok', 401);
     case 'mcp-forbidden':
       return v(true, 'ok', 403);

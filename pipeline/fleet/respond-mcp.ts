@@ -6,7 +6,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import type { McpBehaviour } from './behaviours.ts';
 import type { EndpointSpec } from './plan.ts';
-import { hold } from './respond-x402.ts';
+import { respondMcp2026 } from './respond-mcp-2026.ts';
+import { encodeHeader, offersAt, paymentRequiredV2 } from './payment.ts';
+import { hold, mppChallenge } from './respond-x402.ts';
 import { FLEET_SUFFIX, type FleetState } from './state.ts';
 import { inOutage } from './timeline.ts';
 
@@ -130,8 +132,26 @@ export async function respondMcp(state: FleetState, spec: EndpointSpec, req: Inc
         );
       }
       return streamable(spec, req, res);
+    case 'mcp-2026-only':
+      return respondMcp2026(spec, req, res);
     case 'mcp-legacy-sse':
       return legacySse(spec, req, res);
+    case 'mcp-auth-no-scheme':
+      // An auth wall that names no scheme (about 15% of the census's 401s): no WWW-Authenticate at all;
+      // the body as one such server in the census sample answers.
+      return send(res, 401, 'application/json', JSON.stringify({ error: 'Unauthorized' }));
+    case 'mcp-paid-x402': {
+      // A paid MCP server: HTTP 402 on every request, the x402 v2 request in PAYMENT-REQUIRED and as the body.
+      const url = `http://${host}${spec.path}`;
+      const pr = paymentRequiredV2(spec, url, offersAt(spec, state.clock(), state.timeline));
+      req.resume();
+      return send(res, 402, 'application/json', JSON.stringify(pr), { 'payment-required': encodeHeader(pr, state.headerEncoding) });
+    }
+    case 'mcp-paid-mpp':
+      req.resume();
+      return send(res, 402, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Payment Required', status: 402 }), {
+        'www-authenticate': mppChallenge(spec.host, 'tempo', 'fleet-mcp-mpp-1'),
+      });
     case 'mcp-auth':
       return send(res, 401, 'application/json', JSON.stringify({ error: 'invalid_token', error_description: 'Authorization required' }), {
         'www-authenticate': `Bearer resource_metadata="http://${host}/.well-known/oauth-protected-resource"`,

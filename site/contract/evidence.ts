@@ -11,6 +11,7 @@ export const LastCheck = z.strictObject({
   latency_ms: z.number().nonnegative().nullable(),
   rule: PassRule,
   protocols: z.array(PaymentProtocol).nullable(),
+  auth_schemes: z.array(z.string().regex(/^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/)).nullable(),
 });
 export type LastCheck = z.infer<typeof LastCheck>;
 
