@@ -4,7 +4,7 @@ import { buildRequest, judge, mcpReachRule, type DueOperation, type EdgeResult }
 /**
  * mcp-reach/3 on the plain GET each MCP era answers (docs/notes/mcp-eras.md), and what the check
  * records beside the verdict: the 401's auth schemes and a paid server's 402 protocols. The rule is
- * the spec's, unchanged: these rows pin its outcome per era, they do not define it.
+ * the published one (docs/design.md, pass rules), unchanged: these rows pin its outcome per era.
  */
 const res = (status: number, headers: Record<string, string> = {}, body: string | null = null): EdgeResult => ({
   ok: true,

@@ -182,7 +182,9 @@ describe('bounded history: the check archive', () => {
         await store.run("UPDATE checks SET status = 401, auth_schemes = ['bearer']");
         const old = join(t.dir, 'old.parquet');
         const now = join(t.dir, 'new.parquet');
-        await store.run(`COPY (SELECT * EXCLUDE (protocols, auth_schemes) FROM checks WHERE checked_at < '${at(T0, 2)}') TO ${sqlPath(old)}`);
+        await store.run(
+          `COPY (SELECT * EXCLUDE (protocols, auth_schemes) FROM checks WHERE checked_at < '${at(T0, 2)}') TO ${sqlPath(old)}`,
+        );
         await store.run(`COPY (SELECT * FROM checks WHERE checked_at >= '${at(T0, 2)}') TO ${sqlPath(now)}`);
         const rows = await store.all<{ a: string | null }>(
           `SELECT auth_schemes::VARCHAR AS a FROM atlas_archived_checks([${sqlPath(old)}, ${sqlPath(now)}]) ORDER BY checked_at`,
