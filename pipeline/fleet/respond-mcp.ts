@@ -135,7 +135,8 @@ export async function respondMcp(state: FleetState, spec: EndpointSpec, req: Inc
       if (inOutage(state.timeline, state.clock())) return send(res, 503, 'text/plain', 'Service Unavailable', { 'retry-after': '3600' });
       return streamable(spec, req, res);
     case 'mcp-2026':
-      // The 2026-07-28 revision drops the GET stream: GET is 405 with Allow: POST; POST speaks MCP.
+      // A server of both eras: no GET stream (405 with Allow: POST, as 2026-07-28 asks), POST speaks
+      // 2025-11-25 through the SDK. The 2026-07-28-only server is mcp-2026-only (respond-mcp-2026.ts).
       if (req.method === 'GET') {
         return send(
           res,
