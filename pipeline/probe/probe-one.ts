@@ -1,4 +1,5 @@
 import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
+import { MAX_AUTH_SCHEME_LENGTH, MAX_AUTH_SCHEMES } from '../../site/contract/evidence.ts';
 import { authSchemes, type Classified402, classify402, lowerHeaders, type PaymentProtocol } from '../x402/classify-402.ts';
 import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
 import { normalizeTerms, type Terms } from '../x402/terms.ts';
@@ -31,11 +32,14 @@ export interface ProbeOutcome {
 /**
  * The auth schemes of a 401 answer to mcp-reach/3's GET: every challenge's scheme in WWW-Authenticate,
  * lower-cased, each once, in order (`bearer`, `basic`, …); [] when the 401 names none (no header, or
- * an empty one). Null for any other answer and any other rule: only MCP's GET records it.
+ * an empty one). Null for any other answer and any other rule: only MCP's GET records it. Bounded
+ * against hostile headers like the published shape (LastCheck.auth_schemes): at most
+ * MAX_AUTH_SCHEMES, and a scheme longer than MAX_AUTH_SCHEME_LENGTH is left out.
  */
 export function mcpAuthSchemes(op: Pick<DueOperation, 'passRule'>, res: EdgeResult): string[] | null {
   if (op.passRule !== PASS_RULE_OF_KIND.mcp || !res.ok || res.status !== 401) return null;
-  return [...new Set(authSchemes(lowerHeaders(res.headers)['www-authenticate'] ?? ''))];
+  const schemes = authSchemes(lowerHeaders(res.headers)['www-authenticate'] ?? '').filter((s) => s.length <= MAX_AUTH_SCHEME_LENGTH);
+  return [...new Set(schemes)].slice(0, MAX_AUTH_SCHEMES);
 }
 
 export function judge(

@@ -254,7 +254,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
 
   'LastCheck.auth_schemes': d(
     'measured',
-    "For an MCP server's check (mcp-reach/3) answered with HTTP 401: the authentication schemes its WWW-Authenticate header names, lower-cased, each once, in order (e.g. bearer, basic). Empty when the 401 names no scheme; null for any other answer, for x402 and reviewed checks, and for checks stored before auth schemes were recorded. The status itself is status; a paid MCP server's 402 is described by protocols.",
+    "For an MCP server's check (mcp-reach/3) answered with HTTP 401: the authentication schemes its WWW-Authenticate header names, lower-cased, each once, in order (e.g. bearer, basic); at most 8, and a scheme longer than 64 characters is left out. Empty when the 401 names no scheme; null for any other answer, for x402 and reviewed checks, and for checks stored before auth schemes were recorded. The status itself is status; a paid MCP server's 402 is described by protocols.",
   ),
 
   // payment_terms

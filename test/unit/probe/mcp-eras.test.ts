@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LastCheck } from '../../../site/contract/evidence.ts';
 import { buildRequest, judge, mcpReachRule, type DueOperation, type EdgeResult } from '../../../pipeline/probe/index.ts';
 
 /**
@@ -120,6 +121,15 @@ describe('mcp-reach/3 per MCP era, and what the plain GET records', () => {
     expect(j.authSchemes).toEqual(authSchemes);
     expect(j.protocols).toEqual(protocols);
     expect(j.terms).toBeNull();
+  });
+
+  it('a hostile WWW-Authenticate cannot grow the record: at most 8 schemes, none longer than 64 characters', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `S${i} realm="x"`).join(', ');
+    expect(judge(MCP, res(401, { 'www-authenticate': many }), 'k').authSchemes).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7']);
+    const long = `${'a'.repeat(65)} x=1, Bearer realm="y"`;
+    expect(judge(MCP, res(401, { 'www-authenticate': long }), 'k').authSchemes).toEqual(['bearer']);
+    expect(LastCheck.shape.auth_schemes.safeParse(['a'.repeat(65)]).success).toBe(false);
+    expect(LastCheck.shape.auth_schemes.safeParse(Array(9).fill('bearer')).success).toBe(false);
   });
 
   it('auth schemes are recorded for MCP only: an x402 or reviewed check answered 401 records null', () => {
