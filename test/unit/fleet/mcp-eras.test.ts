@@ -146,6 +146,26 @@ describe('mcp-2026-only: a server of the 2026-07-28 revision only', () => {
   });
 });
 
+describe('the 2025-11-25 era and the servers of both eras', () => {
+  it('mcp-streamable (tools-mcp, SDK 1.32) negotiates 2025-11-25 on initialize; its plain GET is 406', async () => {
+    const r = await post(ep('tools-mcp').url, INITIALIZE_2025);
+    expect(r.status).toBe(200);
+    expect(r.json?.result).toMatchObject({ protocolVersion: '2025-11-25' });
+    expect((await hit(agent, ep('tools-mcp').url)).status).toBe(406);
+  });
+
+  it('mcp-2026 (no GET stream) still answers a 2025 initialize over POST', async () => {
+    const r = await post(ep('mcp-2026').url, INITIALIZE_2025);
+    expect(r.json?.result).toMatchObject({ protocolVersion: '2025-11-25' });
+  });
+
+  it('legacy SSE: POST to the stream URL is 405 (messages go to the endpoint the stream names)', async () => {
+    const r = await request(ep('mcp-legacy-sse').url, { method: 'POST', dispatcher: agent, body: JSON.stringify(INITIALIZE_2025) });
+    await r.body.text();
+    expect(r.statusCode).toBe(405);
+  });
+});
+
 describe('auth walls and paid MCP servers', () => {
   it('mcp-auth-no-scheme: 401 without any WWW-Authenticate', async () => {
     const h = await hit(agent, ep('mcp-auth-no-scheme').url);
