@@ -1,5 +1,6 @@
 import type { Expected, ExpectedReason, HttpMethod } from './types.ts';
 import { isReal402Behaviour, real402Expected, real402Id, type Real402Behaviour } from './real-402.ts';
+import { isRealMcpBehaviour, realMcpExpected, realMcpId, type RealMcpBehaviour } from './real-mcp.ts';
 import { inOutage, type Timeline } from './timeline.ts';
 
 /**
@@ -47,7 +48,7 @@ export const X402_BEHAVIOURS = [
 
 export const MCP_BEHAVIOURS = [
   'mcp-streamable', // @modelcontextprotocol/sdk StreamableHTTPServerTransport: plain GET → 406
-  'mcp-2026', // 2026-07-28 revision: GET → 405 with Allow: POST (POST speaks MCP)
+  'mcp-2026', // no GET stream: GET → 405 with Allow: POST; POST speaks 2025-11-25 MCP (SDK), i.e. a server of both eras
   'mcp-legacy-sse', // SDK SSEServerTransport: GET → 200 text/event-stream that never ends
   'mcp-auth', // 401 with WWW-Authenticate: Bearer resource_metadata=...
   'mcp-forbidden', // 403
@@ -61,12 +62,20 @@ export const MCP_BEHAVIOURS = [
   'mcp-template-unfilled', // remote URL with a {region} placeholder without default → literal URL → 404
   'mcp-slow', // holds the request far beyond any probe timeout
   'mcp-dead', // refuses connections
+  'mcp-2026-only', // 2026-07-28 only: POST without matching MCP-Protocol-Version/Mcp-Method → 400 -32020; server/discover; GET/DELETE → 405
+  'mcp-auth-no-scheme', // 401 with no WWW-Authenticate at all
+  'mcp-paid-x402', // paid server: 402 with an x402 v2 PAYMENT-REQUIRED header (Base USDC) and the request as the JSON body
+  'mcp-paid-mpp', // paid server: 402 with an MPP challenge (WWW-Authenticate: Payment …), no x402
+  'mcp-protocol-error', // HTTP fine, MCP broken: every POST → 200 with JSON-RPC -32603; GET → 405 (a census `protocol_error`)
 ] as const;
 
 export type X402Behaviour = (typeof X402_BEHAVIOURS)[number];
 export type McpBehaviour = (typeof MCP_BEHAVIOURS)[number];
-/** `real-402:<id>`: a real 402 response loaded at run time (real-402.ts); only with `real402` fleet options. */
-export type BehaviourName = X402Behaviour | McpBehaviour | Real402Behaviour;
+/**
+ * `real-402:<id>`: a real 402 response loaded at run time (real-402.ts); only with `real402` fleet options.
+ * `real-mcp:<id>`: a real MCP server's captured answers (real-mcp.ts); only with `realMcp`.
+ */
+export type BehaviourName = X402Behaviour | McpBehaviour | Real402Behaviour | RealMcpBehaviour;
 
 export const isX402Behaviour = (b: string): b is X402Behaviour => (X402_BEHAVIOURS as readonly string[]).includes(b);
 export const isMcpBehaviour = (b: string): b is McpBehaviour => (MCP_BEHAVIOURS as readonly string[]).includes(b);
@@ -87,6 +96,7 @@ export function behaviourMethod(b: BehaviourName): HttpMethod {
 export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs = false): Expected {
   if (hangs) return TIMEOUT;
   if (isReal402Behaviour(b)) return real402Expected(real402Id(b));
+  if (isRealMcpBehaviour(b)) return realMcpExpected(realMcpId(b));
   switch (b) {
     case 'x402-v2':
     case 'x402-v2-multi':
@@ -147,11 +157,17 @@ export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs 
     case 'mcp-outage':
       return inOutage(tl, at) ? v(false, 'status_not_allowed', 503) : v(true, 'ok', 406);
     case 'mcp-2026':
+    case 'mcp-2026-only':
+    case 'mcp-protocol-error':
       return v(true, 'ok', 405);
+    case 'mcp-paid-x402':
+    case 'mcp-paid-mpp':
+      return v(false, 'status_not_allowed', 402);
     case 'mcp-legacy-sse':
     case 'mcp-website':
       return v(true, 'ok', 200);
     case 'mcp-auth':
+    case 'mcp-auth-no-scheme':
       return v(true, 'ok', 401);
     case 'mcp-forbidden':
       return v(true, 'ok', 403);

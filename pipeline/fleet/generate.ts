@@ -50,6 +50,13 @@ const MIX: ReadonlyArray<readonly [BehaviourName, number]> = [
   ['mcp-rate-limited', 2],
   ['mcp-outage', 3],
   ['mcp-dead', 6],
+  // The 2026 eras and walls (docs/notes/mcp-eras.md): about 1 in 6 of the census's 401s names no
+  // scheme, about 2% of its remotes answer 402, about 7% answer HTTP fine but MCP broken.
+  ['mcp-2026-only', 3],
+  ['mcp-auth-no-scheme', 10],
+  ['mcp-paid-x402', 4],
+  ['mcp-paid-mpp', 1],
+  ['mcp-protocol-error', 15],
 ];
 
 /** Behaviours that own their host (host-wide answers or separate servers). */

@@ -24,3 +24,12 @@ export {
   type Real402Response,
   type Real402Behaviour,
 } from './real-402.ts';
+export {
+  loadRealMcpServers,
+  REAL_MCP_EXPECTED,
+  REAL_MCP_FILES,
+  REAL_MCP_STATUSES,
+  isRealMcpBehaviour,
+  type RealMcpServer,
+  type RealMcpBehaviour,
+} from './real-mcp.ts';

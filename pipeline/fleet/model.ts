@@ -5,6 +5,7 @@ import { currentDoc, DEFAULT_DOCS, docExpected, type DocSpec } from './docs.ts';
 import { planFleet } from './generate.ts';
 import { makeSpec, type EndpointSpec } from './plan.ts';
 import { real402Expected, REAL_402_PREFIX, type Real402Response } from './real-402.ts';
+import { REAL_MCP_PREFIX, realMcpExpected, type RealMcpServer } from './real-mcp.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState, type HostEntry } from './state.ts';
 import { defaultTimeline } from './timeline.ts';
 import type { DocOverride, Expected, Fleet, FleetDoc, FleetEndpoint, FleetOptions, X402RegistryQuirks } from './types.ts';
@@ -118,11 +119,23 @@ function real402Specs(responses: readonly Real402Response[], first: number): End
   });
 }
 
+/** One MCP endpoint per real MCP server, after the real 402s: host `real-mcp-<id>`, listed in the MCP registry. */
+function realMcpSpecs(servers: readonly RealMcpServer[], first: number): EndpointSpec[] {
+  return servers.map((r, i) => {
+    realMcpExpected(r.id);
+    const label = `real-mcp-${r.id}`;
+    const spec = makeSpec(first + i, label, `${REAL_MCP_PREFIX}${r.id}`, label, r.path);
+    return { ...spec, protocol: 'mcp', payers: 0, serverName: r.serverName, remoteType: 'streamable-http' };
+  });
+}
+
 export function createState(opts: FleetOptions, ports: { port: number; deadPort: number }): FleetState {
   const epoch = opts.epoch ?? opts.clock();
   const specs = planFleet(opts.size, opts.seed ?? 1, opts.latency);
   const real = opts.real402 ?? [];
   specs.push(...real402Specs(real, specs.length));
+  const realMcp = opts.realMcp ?? [];
+  specs.push(...realMcpSpecs(realMcp, specs.length));
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name)) throw new Error(`fleet: duplicate endpoint name ${s.name}`);
@@ -148,6 +161,7 @@ export function createState(opts: FleetOptions, ports: { port: number; deadPort:
     docOverrides: new Map(),
     quirks: { ...DEFAULT_QUIRKS, ...opts.registryQuirks },
     real402: new Map(real.map((r) => [r.id, r])),
+    realMcp: new Map(realMcp.map((r) => [r.id, r])),
     requests: 0,
   };
   for (const n of INITIALLY_DELISTED) if (names.has(n)) state.unlisted.set(n, new Date(epoch.getTime() - 3 * DAY_MS));

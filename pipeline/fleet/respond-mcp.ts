@@ -6,7 +6,10 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import type { McpBehaviour } from './behaviours.ts';
 import type { EndpointSpec } from './plan.ts';
-import { hold } from './respond-x402.ts';
+import { isRealMcpBehaviour, REAL_MCP_STATUSES, type RealMcpBehaviour, realMcpId } from './real-mcp.ts';
+import { respondMcp2026 } from './respond-mcp-2026.ts';
+import { encodeHeader, offersAt, paymentRequiredV2 } from './payment.ts';
+import { hold, mppChallenge } from './respond-x402.ts';
 import { FLEET_SUFFIX, type FleetState } from './state.ts';
 import { inOutage } from './timeline.ts';
 
@@ -108,7 +111,20 @@ const WEBSITE_HTML =
   '<!doctype html><html><head><title>Acme Tools</title></head><body><h1>Acme Tools</h1>' +
   '<p>Our MCP server is coming soon. Read the <a href="/docs">docs</a>.</p></body></html>';
 
+/** A real server's captured bodies (real-mcp.ts), with the statuses REAL_MCP_STATUSES states. */
+function realMcp(state: FleetState, spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): void {
+  const r = state.realMcp.get(realMcpId(spec.behaviour as RealMcpBehaviour));
+  req.resume();
+  if (!r) send(res, 500, 'text/plain', `fleet: real MCP server ${spec.behaviour} not loaded`);
+  else if (req.method === 'POST') send(res, REAL_MCP_STATUSES.initialize, 'application/json', r.initialize);
+  else if (req.method !== 'GET') send(res, 405, 'text/plain', 'Method Not Allowed', { allow: 'GET, POST' });
+  else if (String(req.headers.accept ?? '').includes('text/event-stream'))
+    send(res, REAL_MCP_STATUSES.getEventStream, 'application/json', r.getEventStream);
+  else send(res, REAL_MCP_STATUSES.getJson, 'application/json', r.getJson);
+}
+
 export async function respondMcp(state: FleetState, spec: EndpointSpec, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (isRealMcpBehaviour(spec.behaviour)) return realMcp(state, spec, req, res);
   const b = spec.behaviour as McpBehaviour;
   const host = `${spec.host}${FLEET_SUFFIX}:${state.port}`;
   switch (b) {
@@ -119,7 +135,8 @@ export async function respondMcp(state: FleetState, spec: EndpointSpec, req: Inc
       if (inOutage(state.timeline, state.clock())) return send(res, 503, 'text/plain', 'Service Unavailable', { 'retry-after': '3600' });
       return streamable(spec, req, res);
     case 'mcp-2026':
-      // The 2026-07-28 revision drops the GET stream: GET is 405 with Allow: POST; POST speaks MCP.
+      // A server of both eras: no GET stream (405 with Allow: POST, as 2026-07-28 asks), POST speaks
+      // 2025-11-25 through the SDK. The 2026-07-28-only server is mcp-2026-only (respond-mcp-2026.ts).
       if (req.method === 'GET') {
         return send(
           res,
@@ -130,8 +147,46 @@ export async function respondMcp(state: FleetState, spec: EndpointSpec, req: Inc
         );
       }
       return streamable(spec, req, res);
+    case 'mcp-2026-only':
+      return respondMcp2026(spec, req, res);
     case 'mcp-legacy-sse':
       return legacySse(spec, req, res);
+    case 'mcp-protocol-error':
+      // Reachable over HTTP, broken as MCP: the JSON-RPC error a census row quotes, to every POST.
+      if (req.method === 'POST') {
+        req.resume();
+        return send(
+          res,
+          200,
+          'application/json',
+          JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }),
+        );
+      }
+      return send(
+        res,
+        405,
+        'application/json',
+        JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null }),
+        {
+          allow: 'POST',
+        },
+      );
+    case 'mcp-auth-no-scheme':
+      // An auth wall that names no scheme (about 15% of the census's 401s): no WWW-Authenticate at all;
+      // the body as one such server in the census sample answers.
+      return send(res, 401, 'application/json', JSON.stringify({ error: 'Unauthorized' }));
+    case 'mcp-paid-x402': {
+      // A paid MCP server: HTTP 402 on every request, the x402 v2 request in PAYMENT-REQUIRED and as the body.
+      const url = `http://${host}${spec.path}`;
+      const pr = paymentRequiredV2(spec, url, offersAt(spec, state.clock(), state.timeline));
+      req.resume();
+      return send(res, 402, 'application/json', JSON.stringify(pr), { 'payment-required': encodeHeader(pr, state.headerEncoding) });
+    }
+    case 'mcp-paid-mpp':
+      req.resume();
+      return send(res, 402, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Payment Required', status: 402 }), {
+        'www-authenticate': mppChallenge(spec.host, 'tempo', 'fleet-mcp-mpp-1'),
+      });
     case 'mcp-auth':
       return send(res, 401, 'application/json', JSON.stringify({ error: 'invalid_token', error_description: 'Authorization required' }), {
         'www-authenticate': `Bearer resource_metadata="http://${host}/.well-known/oauth-protected-resource"`,

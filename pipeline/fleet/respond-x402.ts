@@ -29,7 +29,7 @@ const PAYWALL_HTML =
  * method, intent and a base64url JSON request; L402: macaroon and a Lightning invoice). Synthetic:
  * nothing in them can be paid.
  */
-const mppChallenge = (host: string, method: string, id: string): string =>
+export const mppChallenge = (host: string, method: string, id: string): string =>
   `Payment id="${id}", realm="${host}", method="${method}", intent="charge", request="${Buffer.from(
     JSON.stringify({
       amount: '10000',

@@ -3,6 +3,7 @@ import type { DocSpec } from './docs.ts';
 import type { HeaderEncoding } from './payment.ts';
 import type { EndpointSpec } from './plan.ts';
 import type { Real402Response } from './real-402.ts';
+import type { RealMcpServer } from './real-mcp.ts';
 import type { Timeline } from './timeline.ts';
 import type { DocOverride, X402RegistryQuirks } from './types.ts';
 
@@ -42,6 +43,8 @@ export interface FleetState {
   quirks: X402RegistryQuirks;
   /** Real 402 responses by id (behaviour `real-402:<id>`); empty unless given at start. */
   real402: Map<string, Real402Response>;
+  /** Real MCP servers' captures by id (behaviour `real-mcp:<id>`); empty unless given at start. */
+  realMcp: Map<string, RealMcpServer>;
   requests: number;
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { BehaviourName } from './behaviours.ts';
 import type { Real402Response } from './real-402.ts';
+import type { RealMcpServer } from './real-mcp.ts';
 import type { Timeline } from './timeline.ts';
 
 /**
@@ -85,6 +86,12 @@ export interface FleetOptions {
    * at run time and never part of the fleet itself. Default: none.
    */
   real402?: readonly Real402Response[];
+  /**
+   * Real MCP servers' captured answers to serve, one MCP endpoint each (behaviour `real-mcp:<id>`,
+   * host and name `real-mcp-<id>`, listed in the MCP registry). Load them with
+   * `loadRealMcpServers()`; read at run time, never part of the fleet itself. Default: none.
+   */
+  realMcp?: readonly RealMcpServer[];
 }
 
 export interface FleetEndpoint {

@@ -22,6 +22,7 @@ export interface WireOptions {
   registryQuirks?: FleetOptions['registryQuirks'];
   headerEncoding?: FleetOptions['headerEncoding'];
   real402?: FleetOptions['real402'];
+  realMcp?: FleetOptions['realMcp'];
 }
 
 export interface StartMessage {

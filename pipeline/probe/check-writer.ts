@@ -37,6 +37,8 @@ export interface CheckRow {
   detail: string | null;
   /** Payment protocols of a 402 answer to a call (pipeline/x402/classify-402.ts); null otherwise. */
   protocols: string[] | null;
+  /** Auth schemes a 401 answer to MCP's plain GET names (migration 023); null otherwise. */
+  authSchemes: string[] | null;
 }
 
 const CHECK_SHAPE = JSON.stringify([
@@ -57,6 +59,7 @@ const CHECK_SHAPE = JSON.stringify([
     bytes: 'INTEGER',
     detail: 'VARCHAR',
     protocols: 'VARCHAR[]',
+    auth_schemes: 'VARCHAR[]',
   },
 ]);
 const TERMS_SHAPE = JSON.stringify([
@@ -80,9 +83,9 @@ const TERMS_SHAPE = JSON.stringify([
   },
 ]);
 
-const INSERT_CHECKS = `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail, protocols)
+const INSERT_CHECKS = `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail, protocols, auth_schemes)
   SELECT s.service_id, s.operation, s.slot::TIMESTAMP, s.checked_at::TIMESTAMP, s.status, s.passed, s.reason, s.rule,
-         s.latency_ms, s.ttfb_ms, s.run_id, s.url, s.method, s.bytes, s.detail, s.protocols
+         s.latency_ms, s.ttfb_ms, s.run_id, s.url, s.method, s.bytes, s.detail, s.protocols, s.auth_schemes
   FROM (SELECT r.* FROM (SELECT unnest(from_json($1::JSON, '${CHECK_SHAPE}')) AS r)) s
   WHERE NOT EXISTS (SELECT 1 FROM checks c
                     WHERE c.slot BETWEEN $2::TIMESTAMP AND $3::TIMESTAMP
@@ -116,6 +119,8 @@ export interface CheckRecord {
   detail: string | null;
   /** Absent in batch files written before migration 021 (loaded as null). */
   protocols?: string[] | null;
+  /** Absent in batch files written before migration 023 (loaded as null). */
+  auth_schemes?: string[] | null;
 }
 
 /** A payment-term observation as stored, keyed like its check (service_id, operation, slot). */
@@ -157,6 +162,7 @@ export function checkRecord(c: CheckRow): CheckRecord {
     bytes: c.bytes,
     detail: c.detail,
     protocols: c.protocols,
+    auth_schemes: c.authSchemes,
   };
 }
 

@@ -1,5 +1,6 @@
 import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
-import { type Classified402, classify402, type PaymentProtocol } from '../x402/classify-402.ts';
+import { MAX_AUTH_SCHEME_LENGTH, MAX_AUTH_SCHEMES } from '../../site/contract/evidence.ts';
+import { authSchemes, type Classified402, classify402, lowerHeaders, type PaymentProtocol } from '../x402/classify-402.ts';
 import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
 import { normalizeTerms, type Terms } from '../x402/terms.ts';
 import type { DueOperation } from './due.ts';
@@ -13,8 +14,8 @@ import type { Verdict } from './verdict.ts';
 /**
  * One check: request → response → verdict (+ payment terms when the response carries a valid x402
  * payment request, whatever the rule or verdict — reviewed and discovered alike; + the payment
- * protocols a 402 carries, for every call whatever its rule). The fetcher is injected; everything
- * after it is pure.
+ * protocols a 402 carries, for every call whatever its rule; + for MCP's plain GET, the auth schemes a
+ * 401 names). The fetcher is injected; everything after it is pure.
  */
 export interface ProbeOutcome {
   op: DueOperation;
@@ -24,13 +25,28 @@ export interface ProbeOutcome {
   terms: Terms | null;
   /** `checks.protocols`: the payment protocols of a 402 answer to a call ([] when none); null otherwise. */
   protocols: PaymentProtocol[] | null;
+  /** `checks.auth_schemes`: the schemes a 401 answer to MCP's plain GET names ([] when none); null otherwise. */
+  authSchemes: string[] | null;
+}
+
+/**
+ * The auth schemes of a 401 answer to mcp-reach/3's GET: every challenge's scheme in WWW-Authenticate,
+ * lower-cased, each once, in order (`bearer`, `basic`, …); [] when the 401 names none (no header, or
+ * an empty one). Null for any other answer and any other rule: only MCP's GET records it. Bounded
+ * against hostile headers like the published shape (LastCheck.auth_schemes): at most
+ * MAX_AUTH_SCHEMES, and a scheme longer than MAX_AUTH_SCHEME_LENGTH is left out.
+ */
+export function mcpAuthSchemes(op: Pick<DueOperation, 'passRule'>, res: EdgeResult): string[] | null {
+  if (op.passRule !== PASS_RULE_OF_KIND.mcp || !res.ok || res.status !== 401) return null;
+  const schemes = authSchemes(lowerHeaders(res.headers)['www-authenticate'] ?? '').filter((s) => s.length <= MAX_AUTH_SCHEME_LENGTH);
+  return [...new Set(schemes)].slice(0, MAX_AUTH_SCHEMES);
 }
 
 export function judge(
   op: DueOperation,
   res: EdgeResult,
   secret: string,
-): { verdict: Verdict; terms: Terms | null; protocols: PaymentProtocol[] | null } {
+): { verdict: Verdict; terms: Terms | null; protocols: PaymentProtocol[] | null; authSchemes: string[] | null } {
   let payment: PaymentRequestRead | null = null;
   let classified: Classified402 | null = null;
   if (res.ok && res.status === 402 && op.kind === 'call') {
@@ -44,7 +60,7 @@ export function judge(
         ? mcpReachRule(res)
         : x402MainnetRule(res, payment, classified);
   const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;
-  return { verdict, terms, protocols: classified ? classified.challenges : null };
+  return { verdict, terms, protocols: classified ? classified.challenges : null, authSchemes: mcpAuthSchemes(op, res) };
 }
 
 export async function probeOne(

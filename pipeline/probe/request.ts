@@ -8,8 +8,9 @@ import type { EdgeRequest } from './safe-fetch.ts';
  * - no body for GET/HEAD; `{}` as application/json for other methods of x402 endpoints;
  * - `Accept: application/json` (documentation pages ask for HTML first: they are read as pages);
  * - an identifying User-Agent with a contact URL; no credentials, no cookies.
- * - body policy: MCP never reads the body (status decides; SSE never ends); calls read it only on
- *   402 (the payment request may be a v1 body); documentation always (for the docs feed).
+ * - body policy: calls read it only on 402 (the payment request may be a v1 body), MCP included: the
+ *   rule never reads it (status decides; an SSE stream, a 200, is never read), but a paid MCP
+ *   server's 402 is classified like any other (checks.protocols); documentation always (for the docs feed).
  */
 export interface RequestSettings {
   userAgent: string;
@@ -30,7 +31,6 @@ export function buildRequest(op: DueOperation, s: RequestSettings): EdgeRequest 
     body = '{}';
     headers['content-type'] = 'application/json';
   }
-  const wantBody =
-    op.kind === 'documentation' ? () => true : op.passRule === PASS_RULE_OF_KIND.mcp ? () => false : (status: number) => status === 402;
+  const wantBody = op.kind === 'documentation' ? () => true : (status: number) => status === 402;
   return { url: op.url, method, headers, body, wantBody };
 }

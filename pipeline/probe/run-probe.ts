@@ -310,6 +310,7 @@ function toRow(o: ProbeOutcome, runId: string): CheckRow {
     bytes: r.ok ? r.bytes : null,
     detail: o.verdict.detail ? o.verdict.detail.slice(0, 300) : null,
     protocols: o.protocols,
+    authSchemes: o.authSchemes,
   };
 }
 

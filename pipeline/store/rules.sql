@@ -275,11 +275,13 @@ CREATE OR REPLACE MACRO atlas_missed(expected, ran) AS greatest(0, coalesce(expe
 CREATE OR REPLACE MACRO atlas_in_window(t, lo, hi) AS t >= lo AND t < hi;
 
 -- The columns of `checks`, in order, read from archived Parquet files (a list of paths). Files
--- archived before migration 021 have no `protocols`: matched by name, they read it as NULL.
+-- archived before migration 021 have no `protocols`, before 023 no `auth_schemes`: matched by name,
+-- they read them as NULL.
 CREATE OR REPLACE MACRO atlas_archived_checks(files) AS TABLE
 SELECT service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms, ttfb_ms, run_id, url, method, bytes, detail,
-  protocols
-FROM (SELECT NULL::VARCHAR[] AS protocols WHERE false UNION ALL BY NAME SELECT * FROM read_parquet(files, union_by_name = true));
+  protocols, auth_schemes
+FROM (SELECT NULL::VARCHAR[] AS protocols, NULL::VARCHAR[] AS auth_schemes WHERE false
+      UNION ALL BY NAME SELECT * FROM read_parquet(files, union_by_name = true));
 
 -- Every check, live and archived (bounded history, below): researchers and the report windows read
 -- this. Defined here reading the live table only; when `archive_files` lists files, the opener
@@ -452,7 +454,7 @@ per_service AS (
   FROM per_op GROUP BY ALL
 ),
 last_row AS (
-  SELECT c.service_id, c.operation, c.checked_at, c.status, c.passed, c.reason, c.latency_ms, c.rule, c.protocols
+  SELECT c.service_id, c.operation, c.checked_at, c.status, c.passed, c.reason, c.latency_ms, c.rule, c.protocols, c.auth_schemes
   FROM checks c JOIN per_service ps ON ps.service_id = c.service_id AND ps.primary_operation = c.operation AND ps.last_at = c.checked_at
   QUALIFY row_number() OVER (PARTITION BY c.service_id ORDER BY c.slot DESC) = 1
 )
@@ -472,7 +474,8 @@ SELECT s.id AS service_id,
   ps.last_at AS last_check_at,
   CASE WHEN lr.service_id IS NOT NULL THEN to_json({
     'checked_at': atlas_iso(lr.checked_at), 'operation': lr.operation, 'status': lr.status, 'passed': lr.passed,
-    'reason': lr.reason, 'latency_ms': lr.latency_ms, 'rule': lr.rule, 'protocols': lr.protocols}) END AS last_check,
+    'reason': lr.reason, 'latency_ms': lr.latency_ms, 'rule': lr.rule, 'protocols': lr.protocols,
+    'auth_schemes': lr.auth_schemes}) END AS last_check,
   lr.passed AS latest_passed
 FROM services s
 CROSS JOIN p

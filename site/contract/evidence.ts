@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { CheckIntervalName, CheckReason, DateTime, Freshness, PassRule, PaymentProtocol } from './common.ts';
 
+/** Bounds of last_check.auth_schemes (the probe records no more, so a hostile header cannot grow it). */
+export const MAX_AUTH_SCHEMES = 8;
+export const MAX_AUTH_SCHEME_LENGTH = 64;
+
 /** evidence.last_check: the latest check of any operation (members are our choice). */
 export const LastCheck = z.strictObject({
   checked_at: DateTime,
@@ -11,6 +15,16 @@ export const LastCheck = z.strictObject({
   latency_ms: z.number().nonnegative().nullable(),
   rule: PassRule,
   protocols: z.array(PaymentProtocol).nullable(),
+  auth_schemes: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(MAX_AUTH_SCHEME_LENGTH)
+        .regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/),
+    )
+    .max(MAX_AUTH_SCHEMES)
+    .nullable(),
 });
 export type LastCheck = z.infer<typeof LastCheck>;
 

@@ -252,6 +252,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     `Payment protocols the check's HTTP 402 answer carried, in this order: ${PAYMENT_PROTOCOLS.join(', ')} (x402-v2: an x402 request in the PAYMENT-REQUIRED header; x402-auth-only: an x402 request with an empty accepts, sign-in only; x402-v1: an x402 request in the JSON body; mpp: a WWW-Authenticate challenge with scheme Payment; l402: a WWW-Authenticate challenge with scheme L402 or LSAT). An x402 request is listed whether or not it is valid (reason says). Empty when the 402 carried none of them; null when the answer was not a 402, or the check was stored before protocols were recorded.`,
   ),
 
+  'LastCheck.auth_schemes': d(
+    'measured',
+    "For an MCP server's check (mcp-reach/3) answered with HTTP 401: the authentication schemes its WWW-Authenticate header names, lower-cased, each once, in order (e.g. bearer, basic); at most 8, and a scheme longer than 64 characters is left out. Empty when the 401 names no scheme; null for any other answer, for x402 and reviewed checks, and for checks stored before auth schemes were recorded. The status itself is status; a paid MCP server's 402 is described by protocols.",
+  ),
+
   // payment_terms
   'PaymentTerms.current_since': d(
     'measured',

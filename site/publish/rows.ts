@@ -59,6 +59,8 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
   const lastCheck = json<LastCheck | null>(r.last_check, null);
   // Evidence computed before migration 021 has no protocols member until its next compute.
   if (lastCheck) lastCheck.protocols ??= null;
+  // … and before migration 023 no auth_schemes.
+  if (lastCheck) lastCheck.auth_schemes ??= null;
 
   // Price and networks with their sources: compute's result (service_derived; the rule is macro
   // atlas_price_networks in pipeline/store/rules.sql), never a second copy of the rule here. Before

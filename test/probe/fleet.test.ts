@@ -62,6 +62,25 @@ describe('probe against the fleet', () => {
           mismatches.push({ name: d.name, behaviour: d.behaviour, want, got });
       });
       expect(mismatches).toEqual([]);
+      // What MCP's plain GET records beside the verdict: a 401's auth schemes, a paid server's 402 protocols.
+      const recorded = await store.all<{ service_id: string; auth_schemes: string | null; protocols: string | null }>(
+        'SELECT service_id, auth_schemes::VARCHAR AS auth_schemes, protocols::VARCHAR AS protocols FROM checks',
+      );
+      const rec = new Map(recorded.map((r) => [r.service_id, r]));
+      const mcpRecords = new Map<string, string>();
+      fleet.endpoints
+        .filter((e) => e.protocol !== 'web')
+        .forEach((e, i) => {
+          const r = rec.get(`cand_f${i}`)!;
+          if (e.protocol === 'mcp') mcpRecords.set(e.behaviour, `${r.auth_schemes} ${r.protocols}`);
+          else expect(r.auth_schemes, e.name).toBeNull();
+        });
+      expect(Object.fromEntries([...mcpRecords].filter(([, v]) => v !== 'null null'))).toEqual({
+        'mcp-auth': '[bearer] null',
+        'mcp-auth-no-scheme': '[] null',
+        'mcp-paid-x402': 'null [x402-v2]',
+        'mcp-paid-mpp': 'null [mpp]',
+      });
       // Every behaviour of the catalogue was covered.
       expect(new Set(fleet.endpoints.map((e) => e.behaviour)).size).toBeGreaterThanOrEqual(40);
     } finally {

@@ -117,6 +117,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
             latency_ms: 50,
             rule: 'x402-mainnet/2',
             protocols: ['x402-v2'],
+            auth_schemes: null,
           }
         : null,
     },

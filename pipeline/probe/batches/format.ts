@@ -54,6 +54,8 @@ const CheckLine = z.strictObject({
   detail: z.string().nullable(),
   // Optional: files written before the column existed (migration 021) load with null.
   protocols: z.array(z.string()).nullable().optional(),
+  // Optional: files written before migration 023 load with null.
+  auth_schemes: z.array(z.string()).nullable().optional(),
 });
 
 const TermsLine = z.strictObject({

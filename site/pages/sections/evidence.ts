@@ -24,7 +24,7 @@ export function renderEvidence(d: { evidence: EvidenceFile & { monitoring_days?:
 <dt>Monitoring since</dt><dd>${fmtTime(e.monitoring_since)}${e.monitoring_days === undefined ? html`` : html` (${fmtDays(e.monitoring_days)})`}${e.limited_evidence ? html` <span class="badge stale">limited evidence: under 30 days</span>` : html``}</dd>
 <dt>Latest check</dt><dd>${
     lc
-      ? html`${lc.passed ? html`<span class="yes">passed</span>` : html`<span class="no">failed</span>`} ${fmtTime(lc.checked_at)} · ${lc.operation} · HTTP ${lc.status ?? 'none'} · <code>${lc.reason}</code> · ${fmtMs(lc.latency_ms)} · rule ${lc.rule}${lc.protocols?.length ? html` · payment protocols ${lc.protocols.join(', ')}` : html``}`
+      ? html`${lc.passed ? html`<span class="yes">passed</span>` : html`<span class="no">failed</span>`} ${fmtTime(lc.checked_at)} · ${lc.operation} · HTTP ${lc.status ?? 'none'} · <code>${lc.reason}</code> · ${fmtMs(lc.latency_ms)} · rule ${lc.rule}${lc.protocols?.length ? html` · payment protocols ${lc.protocols.join(', ')}` : html``}${lc.auth_schemes ? html` · auth ${lc.auth_schemes.length ? lc.auth_schemes.join(', ') : 'no scheme named'}` : html``}`
       : html`none yet`
   }</dd>
 </dl></section>`;

@@ -116,11 +116,14 @@ describe('evidence over 30 days (view evidence_30d)', () => {
         latency_ms: 120,
         rule: 'x402-mainnet/1',
         protocols: null, // not recorded for this check (a 500)
+        auth_schemes: null, // recorded for an MCP check's 401 only
       });
       await store.run("UPDATE checks SET protocols = ['x402-v2', 'mpp'] WHERE service_id = 'cand_f' AND checked_at = $1::TIMESTAMP", [
         at(T0, 6, 1),
       ]);
       expect(JSON.parse((await evidenceAt(store, at(T0, 6, 2), 'cand_f')).last_check!).protocols).toEqual(['x402-v2', 'mpp']);
+      await store.run("UPDATE checks SET auth_schemes = [] WHERE service_id = 'cand_f' AND checked_at = $1::TIMESTAMP", [at(T0, 6, 1)]);
+      expect(JSON.parse((await evidenceAt(store, at(T0, 6, 2), 'cand_f')).last_check!).auth_schemes).toEqual([]);
     });
   });
 

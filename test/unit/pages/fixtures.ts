@@ -73,6 +73,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
         latency_ms: 84.2,
         rule: 'x402-mainnet/2',
         protocols: ['x402-v2'],
+        auth_schemes: null,
       },
     },
     registry_usage: { registry: 'fleet', calls_30d: 1200, payers_30d: 140, last_called_at: '2026-11-25T10:00:00.000Z' },

@@ -131,6 +131,19 @@ describe('service page', () => {
     expect(page).toContain('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
   });
 
+  it("names the latest check's payment protocols, and an MCP check's auth schemes (none named: said so)", () => {
+    const d = discoveredDetail();
+    expect(renderServicePage(d, live)).toContain('payment protocols x402-v2');
+    expect(renderServicePage(d, live)).not.toContain(' · auth ');
+    const lc = d.evidence.last_check!;
+    const mcp = (auth_schemes: string[]) => ({
+      ...d,
+      evidence: { ...d.evidence, last_check: { ...lc, status: 401, rule: 'mcp-reach/3', protocols: null, auth_schemes } },
+    });
+    expect(renderServicePage(mcp(['bearer']), live)).toContain(' · auth bearer');
+    expect(renderServicePage(mcp([]), live)).toContain(' · auth no scheme named');
+  });
+
   it('says why a service is not in the directory, naming the failed criterion', () => {
     const page = renderServicePage(reviewedDetail(), live);
     expect(page).toContain('Why it is not in the directory');

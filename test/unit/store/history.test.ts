@@ -172,6 +172,33 @@ describe('bounded history: the check archive', () => {
       t.cleanup();
     }
   });
+
+  it('files archived before checks.auth_schemes existed (migration 023) read it as NULL, beside files that carry it', async () => {
+    const t = tempDir();
+    try {
+      await withDb(async (store) => {
+        await addDiscovered(store, { id: 'cand_m', monitoring_since: T0 });
+        await insertCheckSeries(store, { serviceId: 'cand_m', from: T0, to: at(T0, 4), everyHours: 24 });
+        await store.run("UPDATE checks SET status = 401, auth_schemes = ['bearer']");
+        const old = join(t.dir, 'old.parquet');
+        const now = join(t.dir, 'new.parquet');
+        await store.run(
+          `COPY (SELECT * EXCLUDE (protocols, auth_schemes) FROM checks WHERE checked_at < '${at(T0, 2)}') TO ${sqlPath(old)}`,
+        );
+        await store.run(`COPY (SELECT * FROM checks WHERE checked_at >= '${at(T0, 2)}') TO ${sqlPath(now)}`);
+        const rows = await store.all<{ a: string | null }>(
+          `SELECT auth_schemes::VARCHAR AS a FROM atlas_archived_checks([${sqlPath(old)}, ${sqlPath(now)}]) ORDER BY checked_at`,
+        );
+        expect(rows.map((r) => r.a)).toEqual([null, null, '[bearer]', '[bearer]']);
+        const cols = await store.all<{ n: number }>(
+          `SELECT count(*)::INTEGER AS n FROM (SELECT * FROM checks UNION ALL SELECT * FROM atlas_archived_checks([${sqlPath(now)}]))`,
+        );
+        expect(cols[0]!.n).toBe(6); // the live rows and the archived ones line up column by column
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
 });
 
 describe('bounded history: daily check aggregates', () => {
