@@ -15,8 +15,10 @@ import { recordActivity } from './activity.ts';
  * - listed → not listed and back are recorded in `listing_events` with the time;
  * - with `delistMissing` (a complete sweep), services of this registry and protocol that the sweep
  *   did not contain are marked listed=false with unlisted_at;
- * - a record that arrives already not listed (MCP `deleted`) and is unknown is skipped: a takedown
- *   of something never tracked is not news, and it must not get probes.
+ * - a record that arrives already not listed (MCP `deleted` or `deprecated`) and is unknown is
+ *   skipped: a takedown of something never tracked is not news, and it must not get probes;
+ * - a known record that arrives not listed goes unlisted with event `deleted_status` or
+ *   `deprecated_status`; back to active, `status_active`.
  */
 export interface DiscoveredRecord {
   id: string;
@@ -43,7 +45,7 @@ export interface DiscoveredRecord {
   mcp_status: string | null;
   mcp_server_name: string | null;
   remote_type: string | null;
-  /** Whether the registry lists it now (false for MCP `deleted`). */
+  /** Whether the registry lists it now (false for MCP `deleted` and `deprecated`). */
   listed: boolean;
   /** Sanitized registry item (see raw.ts). */
   registry_raw: unknown;
@@ -154,7 +156,8 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT s.id, $1::TIMESTAMP, true, $2,
-            CASE WHEN services.mcp_status = 'deleted' AND coalesce(s.mcp_status, '') <> 'deleted' THEN 'status_active' ELSE 'relisted' END
+            CASE WHEN services.mcp_status IN ('deleted', 'deprecated') AND coalesce(s.mcp_status, '') NOT IN ('deleted', 'deprecated')
+              THEN 'status_active' ELSE 'relisted' END
      FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
     [now, registry],
   );
@@ -165,7 +168,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
-     SELECT s.id, $1::TIMESTAMP, false, $2, 'deleted_status'
+     SELECT s.id, $1::TIMESTAMP, false, $2, CASE WHEN s.mcp_status = 'deprecated' THEN 'deprecated_status' ELSE 'deleted_status' END
      FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`,
     [now, registry],
   );
