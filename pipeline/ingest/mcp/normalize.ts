@@ -41,12 +41,12 @@ export type McpSkipReason =
   | 'unfilled_placeholder';
 
 /**
- * Quirks of what was KEPT, counted in the run (`noted`): per entry `deprecated` and `deleted` (the
- * status is kept on the service, which goes unlisted); per remote `http_url` (plain http:// on a
+ * Quirks of what was KEPT, counted in the run (`noted`), per remote: `http_url` (plain http:// on a
  * host of the resolve map), `templated_url` (a templated path such as `:id`) and `remote_headers` (the
- * remote declares headers, usually a key the caller must send).
+ * remote declares headers, usually a key the caller must send). Withdrawn servers are counted apart
+ * (the run's `deleted` and `deprecated`, and `withdrawn_untracked` among the skips).
  */
-export type McpQuirk = 'deprecated' | 'deleted' | 'http_url' | 'templated_url' | 'remote_headers';
+export type McpQuirk = 'http_url' | 'templated_url' | 'remote_headers';
 
 const BAD_URL_CHARS = /[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
 const MAX_URL = 2048;
@@ -125,7 +125,6 @@ export function normalizeMcpEntry(
     return { records: [], skipped, noted };
   }
   const status = mcpStatus(meta);
-  if (status === 'deprecated' || status === 'deleted') note(status);
   const serverName = sanitizeText(server.name, 200) ?? server.name.slice(0, 200);
   const displayName = sanitizeText(server.title, TEXT_LIMITS.name) ?? sanitizeText(server.name, TEXT_LIMITS.name);
   const description = sanitizeText(server.description, TEXT_LIMITS.description);

@@ -291,7 +291,7 @@ describe('ingesting the forms', () => {
         unfilled_placeholder: 1,
         invalid_item: 0,
       });
-      expect(r.counts.noted).toEqual({ deprecated: 1, deleted: 1, remote_headers: 1 });
+      expect(r.counts.noted).toEqual({ remote_headers: 1 });
       const rows = await store.all<{ mcp_server_name: string; mcp_status: string; listed: boolean }>(
         'SELECT mcp_server_name, mcp_status, listed FROM services ORDER BY mcp_server_name',
       );
