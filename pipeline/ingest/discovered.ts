@@ -1,4 +1,4 @@
-import { type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
+import { MCP_STATUSES, type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 
@@ -70,6 +70,11 @@ export interface MergeCounts {
 
 /** Initial interval of a new discovered operation (daily until the third probe; schedule/1). */
 export const NEW_DISCOVERED_INTERVAL_HOURS = 24;
+
+/** MCP statuses by which a registry withdraws a server (every status but active), as an SQL list. */
+const WITHDRAWN_SQL = MCP_STATUSES.filter((s) => s !== 'active')
+  .map((s) => `'${s}'`)
+  .join(', ');
 
 const STAGE_STRUCTURE = JSON.stringify([
   {
@@ -156,7 +161,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT s.id, $1::TIMESTAMP, true, $2,
-            CASE WHEN services.mcp_status IN ('deleted', 'deprecated') AND coalesce(s.mcp_status, '') NOT IN ('deleted', 'deprecated')
+            CASE WHEN services.mcp_status IN (${WITHDRAWN_SQL}) AND coalesce(s.mcp_status, '') NOT IN (${WITHDRAWN_SQL})
               THEN 'status_active' ELSE 'relisted' END
      FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
     [now, registry],
@@ -168,7 +173,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
-     SELECT s.id, $1::TIMESTAMP, false, $2, CASE WHEN s.mcp_status = 'deprecated' THEN 'deprecated_status' ELSE 'deleted_status' END
+     SELECT s.id, $1::TIMESTAMP, false, $2, coalesce(s.mcp_status || '_status', 'deleted_status')
      FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`,
     [now, registry],
   );

@@ -1,3 +1,4 @@
+import { McpStatus } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
@@ -132,8 +133,8 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
         servers: sweep.entries.length,
         ...skipped,
         templated: records.filter((r) => r.templated_url).length,
-        deleted: records.filter((r) => r.mcp_status === 'deleted').length,
-        deprecated: records.filter((r) => r.mcp_status === 'deprecated').length,
+        deleted: records.filter((r) => r.mcp_status === McpStatus.enum.deleted).length,
+        deprecated: records.filter((r) => r.mcp_status === McpStatus.enum.deprecated).length,
         complete: sweep.complete,
         skipped: { ...skipped, older_version: sweep.older_version, withdrawn_untracked: merged.skipped_unknown_unlisted },
         noted,

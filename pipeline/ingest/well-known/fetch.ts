@@ -1,3 +1,4 @@
+import { CheckReason } from '../../../site/contract/common.ts';
 import { nestingDeeperThan } from '../../core/json-depth.ts';
 import type { EdgeFailure } from '../../probe/reasons.ts';
 import { safeFetch, type EdgeOptions } from '../../probe/safe-fetch.ts';
@@ -15,7 +16,9 @@ import { wellKnownUrl } from './origins.ts';
  * `blocked_address`, `network_error`), `too_large` (body over the cap or JSON nested too deep),
  * `redirect` (a 3xx, never followed), `http_status` (any other status than 200), `not_json`.
  */
-export type WellKnownFetchFailure = EdgeFailure | 'redirect' | 'http_status' | 'not_json';
+export type WellKnownFetchFailure = EdgeFailure | typeof REDIRECT | 'http_status' | 'not_json';
+
+const { redirect: REDIRECT, too_large: TOO_LARGE } = CheckReason.enum;
 
 export type WellKnownFetched = { ok: true; doc: unknown; bytes: number } | { ok: false; reason: WellKnownFetchFailure; detail: string };
 
@@ -28,17 +31,17 @@ export async function fetchWellKnown(origin: string, edge: EdgeOptions, userAgen
   const r = await safeFetch({ url, method: 'GET', headers: { accept: 'application/json', 'user-agent': userAgent } }, edge);
   if (!r.ok) return { ok: false, reason: r.reason, detail: r.detail };
   if (r.status >= 300 && r.status < 400)
-    return { ok: false, reason: 'redirect', detail: `HTTP ${r.status} to ${(r.headers.location ?? '').slice(0, 200)}` };
+    return { ok: false, reason: REDIRECT, detail: `HTTP ${r.status} to ${(r.headers.location ?? '').slice(0, 200)}` };
   if (r.status !== 200) return { ok: false, reason: 'http_status', detail: `HTTP ${r.status}` };
-  if (r.truncated) return { ok: false, reason: 'too_large', detail: `body over ${edge.maxBodyBytes} bytes` };
+  if (r.truncated) return { ok: false, reason: TOO_LARGE, detail: `body over ${edge.maxBodyBytes} bytes` };
   let text: string;
   try {
     text = decodeDocument(r.body ?? Buffer.alloc(0), url, { maxBytes: edge.maxBodyBytes });
   } catch (e) {
     const detail = (e as Error).message.slice(0, 200);
-    return { ok: false, reason: /too_large/.test(detail) ? 'too_large' : 'not_json', detail };
+    return { ok: false, reason: detail.includes(TOO_LARGE) ? TOO_LARGE : 'not_json', detail };
   }
-  if (nestingDeeperThan(text, MAX_DEPTH)) return { ok: false, reason: 'too_large', detail: `JSON nested deeper than ${MAX_DEPTH} levels` };
+  if (nestingDeeperThan(text, MAX_DEPTH)) return { ok: false, reason: TOO_LARGE, detail: `JSON nested deeper than ${MAX_DEPTH} levels` };
   try {
     return { ok: true, doc: JSON.parse(text), bytes: r.bytes };
   } catch (e) {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { RunStatus } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import type { EdgeOptions } from '../../probe/safe-fetch.ts';
 import type { Store } from '../../store/store.ts';
@@ -154,7 +155,7 @@ export async function ingestWellKnown(ctx: Context, store: Store, opts: WellKnow
         for (const k of Object.keys(m) as (keyof MergeCounts)[]) counts[k] += m[k];
       }
     });
-    const status = counts.read === counts.origins ? ('ok' as const) : ('partial' as const);
+    const status = counts.read === counts.origins ? RunStatus.enum.ok : RunStatus.enum.partial;
     return { counts, origins: perOrigin, status };
   });
 }
