@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import {
 } from '../../../pipeline/ingest/index.ts';
 import type { EdgeOptions } from '../../../pipeline/probe/safe-fetch.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { realdataGate } from '../../helpers/realdata-gate.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 
@@ -346,4 +347,32 @@ describe('ingest well-known: the address guard sends nothing to refused origins'
       expect(n[0]!.n).toBe(0);
     });
   });
+});
+
+describe('atlas ingest well-known (CLI)', () => {
+  it('reads the origins file and prints one line per outcome and reason; a bad line is one stderr line and exit 2', async () => {
+    const t = tempDir();
+    const srv = await hostServer((h) =>
+      h === 'shop.test' ? { body: JSON.stringify({ resources: ['GET /a', 'GET https://x.example/b'] }) } : undefined,
+    );
+    try {
+      const config = join(t.dir, 'atlas.config.json');
+      writeFileSync(config, JSON.stringify({ probe: { allowPrivate: true, resolve: { 'shop.test': '127.0.0.1' } } }));
+      const origins = join(t.dir, 'origins.txt');
+      writeFileSync(origins, `# sellers\nhttp://shop.test:${srv.port}\n`);
+      const ok = await runCli(['--data', t.dir, '--config', config, 'ingest', 'well-known', '--origins', origins]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toContain('well-known: 1 of 1 origin(s) read, 2 resources declared, 1 kept (1 new');
+      expect(ok.stderr).toContain('well-known: origins 1 resources');
+      expect(ok.stderr).toContain('well-known: skipped 1 other_host');
+      writeFileSync(origins, 'shop.test\nhttps://shop.test/path\n');
+      const bad = await runCli(['--data', t.dir, '--config', config, 'ingest', 'well-known', '--origins', origins]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toContain('origins.txt:2: not an origin');
+    } finally {
+      await srv.close();
+      t.cleanup();
+    }
+  }, 120_000);
 });
