@@ -70,7 +70,7 @@ export function register(ingest: Command): void {
           });
           const c = r.counts;
           ctx.log.info(
-            `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} deleted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.no_remotes} without remotes`,
+            `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} withdrawn, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.deleted} deleted and ${c.deprecated} deprecated remotes seen; ${c.no_remotes} without remotes`,
             ctx.log.json ? { ...c, run: r.runId } : undefined,
           );
           for (const line of reasonLines(`mcp ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);

@@ -3,6 +3,7 @@ import { register as registerChecks } from './ingest-checks.ts';
 import { register as registerInbox } from './ingest-inbox.ts';
 import { register as registerListings } from './ingest-listings.ts';
 import { register as registerRegistry } from './ingest-registry.ts';
+import { register as registerWellKnown } from './ingest-well-known.ts';
 
 export function register(program: Command): void {
   const ingest = program
@@ -10,6 +11,7 @@ export function register(program: Command): void {
     .description("load listings, registries, the server inbox or probe workers' check batches into the database");
   registerListings(ingest);
   registerRegistry(ingest); // x402 and mcp
+  registerWellKnown(ingest);
   registerInbox(ingest);
   registerChecks(ingest);
 }

@@ -14,6 +14,12 @@ import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
  * - `notes-mcp` also has an older version (0.9.0, isLatest false), hidden by `version=latest`.
  * - Delisted endpoints (setListed false, and `retired-mcp` from the start) are `deleted`. As in the
  *   official registry, deleted entries appear only with `updated_since` (or `include_deleted=true`).
+ * - Lifecycle examples without a fleet endpoint behind them (LIFECYCLE), each of which Atlas's ingest
+ *   sets aside with its own counted reason, so a demo run shows the counts: a `deprecated` server
+ *   (listed, as the official registry lists deprecated servers), a `deleted` one (with `updated_since`
+ *   or `include_deleted`), a server whose old version is served before its latest one even with
+ *   `version=latest` (as mirrors that ignore the filter do), a remote whose host is a `{host}`
+ *   placeholder without a default, and a plain-http remote on a host outside the fleet.
  * - Cursor: `<name>:<version>` of the last entry of the page (opaque to clients).
  */
 
@@ -73,8 +79,82 @@ function statusOf(state: FleetState, e: Entry): { status: 'active' | 'deleted'; 
   return { status: 'active', changedAt: r > 0 ? new Date(r) : null };
 }
 
+interface LifecycleEntry {
+  name: string;
+  version: string;
+  isLatest: boolean;
+  status: 'active' | 'deprecated' | 'deleted';
+  remote: (base: string) => Record<string, unknown>;
+}
+
+/** The registry lifecycle examples (see the head comment); `base` is a fleet origin. */
+export const LIFECYCLE: readonly LifecycleEntry[] = [
+  { name: 'io.fleet/lifecycle-deprecated', version: '1.0.0', isLatest: true, status: 'deprecated', remote: (b) => sse(`${b}/sse`) },
+  { name: 'io.fleet/lifecycle-deleted', version: '1.0.0', isLatest: true, status: 'deleted', remote: (b) => sse(`${b}/sse`) },
+  { name: 'io.fleet/lifecycle-versions', version: '1.0.0', isLatest: false, status: 'active', remote: (b) => sse(`${b}/v1/sse`) },
+  { name: 'io.fleet/lifecycle-versions', version: '2.0.0', isLatest: true, status: 'deprecated', remote: (b) => sse(`${b}/v2/sse`) },
+  {
+    name: 'io.fleet/lifecycle-host-placeholder',
+    version: '1.0.0',
+    isLatest: true,
+    status: 'active',
+    remote: () => ({
+      type: 'streamable-http',
+      url: 'https://{host}/mcp',
+      variables: { host: { description: 'Your deployment host', isRequired: true } },
+    }),
+  },
+  {
+    name: 'io.fleet/lifecycle-plain-http',
+    version: '1.0.0',
+    isLatest: true,
+    status: 'active',
+    remote: () => ({ type: 'streamable-http', url: 'http://plain-http-mcp.example.org/mcp' }),
+  },
+];
+
+function sse(url: string): Record<string, unknown> {
+  return { type: 'sse', url };
+}
+
+function lifecycleRow(state: FleetState, e: LifecycleEntry): Row {
+  const published = new Date(state.epoch.getTime() - (e.isLatest ? 3 : 40) * DAY_MS);
+  const meta: Meta = { status: e.status, statusChangedAt: published, publishedAt: published, updatedAt: published };
+  const short = e.name.split('/')[1]!;
+  const base = `http://${short}${FLEET_SUFFIX}:${state.port}`;
+  return {
+    key: `${e.name}:${e.version}`,
+    meta,
+    isLatest: e.isLatest,
+    servedAsLatest: true,
+    body: () => ({
+      server: { name: e.name, description: `Fleet registry example ${short}`, version: e.version, remotes: [e.remote(base)] },
+      _meta: { [META]: metaJson(meta, e.isLatest) },
+    }),
+  };
+}
+
+interface Row {
+  key: string;
+  meta: Meta;
+  isLatest: boolean;
+  /** Served under `version=latest` whatever isLatest says (the old-version example). */
+  servedAsLatest: boolean;
+  body: () => Record<string, unknown>;
+}
+
+function metaJson(meta: Meta, isLatest: boolean): Record<string, unknown> {
+  return {
+    status: meta.status,
+    statusChangedAt: meta.statusChangedAt.toISOString(),
+    publishedAt: meta.publishedAt.toISOString(),
+    updatedAt: meta.updatedAt.toISOString(),
+    isLatest,
+  };
+}
+
 interface Meta {
-  status: 'active' | 'deleted';
+  status: 'active' | 'deprecated' | 'deleted';
   statusChangedAt: Date;
   publishedAt: Date;
   updatedAt: Date;
@@ -105,18 +185,7 @@ function render(state: FleetState, e: Entry, meta: Meta): Record<string, unknown
     server.description = HOSTILE_MCP_DESCRIPTION;
     server.title = HOSTILE_MCP_TITLE;
   }
-  return {
-    server,
-    _meta: {
-      [META]: {
-        status: meta.status,
-        statusChangedAt: meta.statusChangedAt.toISOString(),
-        publishedAt: meta.publishedAt.toISOString(),
-        updatedAt: meta.updatedAt.toISOString(),
-        isLatest: e.isLatest,
-      },
-    },
-  };
+  return { server, _meta: { [META]: metaJson(meta, e.isLatest) } };
 }
 
 export function mcpRegistryPage(state: FleetState, params: URLSearchParams): Record<string, unknown> {
@@ -129,9 +198,13 @@ export function mcpRegistryPage(state: FleetState, params: URLSearchParams): Rec
   const cursor = params.get('cursor');
 
   const sinceMs = since && !Number.isNaN(since.getTime()) ? since.getTime() : null;
-  const rows = entries(state)
-    .filter((e) => !latestOnly || e.isLatest)
-    .map((e) => ({ e, key: `${e.name}:${e.version}`, meta: metaOf(state, e) }))
+  const fleetRows: Row[] = entries(state).map((e) => {
+    const meta = metaOf(state, e);
+    return { key: `${e.name}:${e.version}`, meta, isLatest: e.isLatest, servedAsLatest: false, body: () => render(state, e, meta) };
+  });
+  const rows = [...fleetRows, ...LIFECYCLE.map((e) => lifecycleRow(state, e))]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .filter((r) => !latestOnly || r.isLatest || r.servedAsLatest)
     .filter(({ meta }) => (includeDeleted || meta.status !== 'deleted') && (sinceMs === null || meta.updatedAt.getTime() >= sinceMs));
   let start = 0;
   if (cursor) {
@@ -142,5 +215,5 @@ export function mcpRegistryPage(state: FleetState, params: URLSearchParams): Rec
   const page = rows.slice(start, start + limit);
   const metadata: Record<string, unknown> = { count: page.length };
   if (start + limit < rows.length && page.length > 0) metadata.nextCursor = page[page.length - 1]!.key;
-  return { servers: page.map((r) => render(state, r.e, r.meta)), metadata };
+  return { servers: page.map((r) => r.body()), metadata };
 }

@@ -1,4 +1,4 @@
-import { type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
+import { MCP_STATUSES, type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 
@@ -15,8 +15,10 @@ import { recordActivity } from './activity.ts';
  * - listed → not listed and back are recorded in `listing_events` with the time;
  * - with `delistMissing` (a complete sweep), services of this registry and protocol that the sweep
  *   did not contain are marked listed=false with unlisted_at;
- * - a record that arrives already not listed (MCP `deleted`) and is unknown is skipped: a takedown
- *   of something never tracked is not news, and it must not get probes.
+ * - a record that arrives already not listed (MCP `deleted` or `deprecated`) and is unknown is
+ *   skipped: a takedown of something never tracked is not news, and it must not get probes;
+ * - a known record that arrives not listed goes unlisted with event `deleted_status` or
+ *   `deprecated_status`; back to active, `status_active`.
  */
 export interface DiscoveredRecord {
   id: string;
@@ -43,7 +45,7 @@ export interface DiscoveredRecord {
   mcp_status: string | null;
   mcp_server_name: string | null;
   remote_type: string | null;
-  /** Whether the registry lists it now (false for MCP `deleted`). */
+  /** Whether the registry lists it now (false for MCP `deleted` and `deprecated`). */
   listed: boolean;
   /** Sanitized registry item (see raw.ts). */
   registry_raw: unknown;
@@ -68,6 +70,11 @@ export interface MergeCounts {
 
 /** Initial interval of a new discovered operation (daily until the third probe; schedule/1). */
 export const NEW_DISCOVERED_INTERVAL_HOURS = 24;
+
+/** MCP statuses by which a registry withdraws a server (every status but active), as an SQL list. */
+const WITHDRAWN_SQL = MCP_STATUSES.filter((s) => s !== 'active')
+  .map((s) => `'${s}'`)
+  .join(', ');
 
 const STAGE_STRUCTURE = JSON.stringify([
   {
@@ -154,7 +161,8 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
      SELECT s.id, $1::TIMESTAMP, true, $2,
-            CASE WHEN services.mcp_status = 'deleted' AND coalesce(s.mcp_status, '') <> 'deleted' THEN 'status_active' ELSE 'relisted' END
+            CASE WHEN services.mcp_status IN (${WITHDRAWN_SQL}) AND coalesce(s.mcp_status, '') NOT IN (${WITHDRAWN_SQL})
+              THEN 'status_active' ELSE 'relisted' END
      FROM ingest_stage s JOIN services ON ${known} WHERE s.listed AND NOT services.listed`,
     [now, registry],
   );
@@ -165,7 +173,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   );
   await store.run(
     `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
-     SELECT s.id, $1::TIMESTAMP, false, $2, 'deleted_status'
+     SELECT s.id, $1::TIMESTAMP, false, $2, coalesce(s.mcp_status || '_status', 'deleted_status')
      FROM ingest_stage s JOIN services ON ${known} WHERE NOT s.listed AND services.listed`,
     [now, registry],
   );

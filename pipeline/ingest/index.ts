@@ -19,3 +19,8 @@ export * from './mcp/schema.ts';
 export * from './mcp/normalize.ts';
 export * from './mcp/sweep.ts';
 export * from './mcp/ingest.ts';
+export * from './well-known/origins.ts';
+export * from './well-known/parse.ts';
+export * from './well-known/fetch.ts';
+export * from './well-known/records.ts';
+export * from './well-known/ingest.ts';

@@ -2,12 +2,12 @@ import type { Store } from '../store/store.ts';
 import { withRun } from '../store/runs.ts';
 
 /**
- * Each ingest writes one `runs` row (kind `ingest_listings` | `ingest_x402` | `ingest_mcp`) through
+ * Each ingest writes one `runs` row (kind `ingest_listings` | `ingest_x402` | `ingest_mcp` | `ingest_well_known`) through
  * the store's `withRun`: started as `running` outside the data transaction, finished as `ok` or
  * `partial` with the body's counts, or `failed` with the error, so a failed source still leaves a
  * record in the service's own status history.
  */
-export type IngestRunKind = 'ingest_listings' | 'ingest_x402' | 'ingest_mcp';
+export type IngestRunKind = 'ingest_listings' | 'ingest_x402' | 'ingest_mcp' | 'ingest_well_known';
 
 /** Run `body` as one ingest run; its result's counts and status go to the row, and its id comes back as `runId`. */
 export function withIngestRun<T extends { counts: object; status?: 'ok' | 'partial' }>(

@@ -57,6 +57,8 @@ export interface ChildLimits {
 export const BENCH_LIMITS: ChildLimits = { timeoutMs: 2_000, deadlineMs: 15_000, maxBytes: INGEST_LIMITS.maxBytes };
 
 const itemUrl = (i: number) => `http://127.0.0.1:9/h/${i}`;
+/** MCP remotes must be https to be kept (a plain-http remote is skipped as `not_https`); never fetched at ingest. */
+const remoteUrl = (i: number) => `https://127.0.0.1:9/h/${i}`;
 const x402Page = (items: unknown[]) =>
   JSON.stringify({ x402Version: 2, items, pagination: { limit: items.length, offset: 0, total: items.length } });
 
@@ -243,7 +245,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     name: 'mcp-endless-body',
     target: 'ingest-mcp',
     what: 'chunked body that never ends',
-    serve: streaming(200, 'application/json', `${JSON.stringify(mcpEntry('io.example/x', itemUrl(1)))},`.repeat(64), '{"servers":['),
+    serve: streaming(200, 'application/json', `${JSON.stringify(mcpEntry('io.example/x', remoteUrl(1)))},`.repeat(64), '{"servers":['),
     reason: fail('too_large \\(body over'),
   },
   {
@@ -262,7 +264,7 @@ export const HOSTILE_CASES: HostileCase[] = [
       json(
         res,
         JSON.stringify({
-          servers: [mcpEntry('io.example/x', itemUrl(1), 'active', undefined, { description: 'x\u0000'.repeat(o.maxBytes / 16) })],
+          servers: [mcpEntry('io.example/x', remoteUrl(1), 'active', undefined, { description: 'x\u0000'.repeat(o.maxBytes / 16) })],
           metadata: {},
         }),
       ),

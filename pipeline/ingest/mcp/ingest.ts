@@ -1,3 +1,4 @@
+import { McpStatus } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
@@ -5,6 +6,7 @@ import { withIngestRun } from '../runs.ts';
 import type { ReasonCounts } from '../skips.ts';
 import { httpJsonFetcher, readSourceFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { readSyncState, syncKey, writeSyncState } from '../sync-state.ts';
+import { compileResolveMap } from '../../probe/resolve-map.ts';
 import { normalizeMcpEntry, type McpQuirk, type McpSkipReason } from './normalize.ts';
 import { DEFAULT_MCP_SWEEP, sweepMcpDocument, sweepMcpUrl, type McpSweep } from './sweep.ts';
 
@@ -43,13 +45,15 @@ export interface McpIngestCounts extends MergeCounts {
   invalid_remote: number;
   invalid_url: number;
   templated: number;
+  /** Remotes of entries whose status is `deleted` (unlisted when tracked). */
   deleted: number;
-  /** Entries whose status is `deprecated` (kept, listed). */
+  /** Remotes of entries whose status is `deprecated` (unlisted when tracked). */
   deprecated: number;
   complete: boolean;
   /** What became no service, by reason: entries (`invalid_item`, `older_version`, `no_remotes`),
-   * remotes (`invalid_remote`, `invalid_url`, `duplicate_remote`) and deleted entries never tracked
-   * (`deleted_untracked`). */
+   * remotes (`invalid_remote`, `invalid_url`, `duplicate_remote`, `not_https`,
+   * `unfilled_placeholder`) and remotes of deleted or deprecated entries never tracked
+   * (`withdrawn_untracked`). */
   skipped: ReasonCounts;
   /** Quirks of what was kept (see McpQuirk). */
   noted: Partial<Record<McpQuirk, number>>;
@@ -91,12 +95,16 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
         invalid_remote: 0,
         invalid_url: 0,
         duplicate_remote: 0,
+        not_https: 0,
+        unfilled_placeholder: 0,
       };
+      const resolved = compileResolveMap(ctx.config.probe.resolve);
+      const plainHttpHost = (host: string) => resolved(host) !== null;
       const noted: Partial<Record<McpQuirk, number>> = {};
       const records: DiscoveredRecord[] = [];
       const ids = new Set<string>();
       for (const entry of sweep.entries) {
-        const n = normalizeMcpEntry(entry, ctx.secret);
+        const n = normalizeMcpEntry(entry, ctx.secret, { plainHttpHost });
         for (const [k, v] of Object.entries(n.skipped)) skipped[k as McpSkipReason] += v ?? 0;
         for (const [k, v] of Object.entries(n.noted)) noted[k as McpQuirk] = (noted[k as McpQuirk] ?? 0) + (v ?? 0);
         for (const r of n.records) {
@@ -125,10 +133,10 @@ export async function ingestMcp(ctx: Context, store: Store, opts: McpIngestOptio
         servers: sweep.entries.length,
         ...skipped,
         templated: records.filter((r) => r.templated_url).length,
-        deleted: records.filter((r) => !r.listed).length,
-        deprecated: noted.deprecated ?? 0,
+        deleted: records.filter((r) => r.mcp_status === McpStatus.enum.deleted).length,
+        deprecated: records.filter((r) => r.mcp_status === McpStatus.enum.deprecated).length,
         complete: sweep.complete,
-        skipped: { ...skipped, older_version: sweep.older_version, deleted_untracked: merged.skipped_unknown_unlisted },
+        skipped: { ...skipped, older_version: sweep.older_version, withdrawn_untracked: merged.skipped_unknown_unlisted },
         noted,
       };
       if (!sweep.complete)

@@ -17,10 +17,13 @@ import {
 
 /**
  * One registry entry → one discovered service per remote (key: server name + remote URL as
- * listed). Pure. Status `deleted` → listed=false; `active` and `deprecated` stay listed (the status
- * itself is kept in mcp_status). `{variable}` placeholders are filled from the remote's variables
- * (default, else value, else the first choice) when every placeholder has one; otherwise the URL
- * stays the template and templated_url=true (nobody can check it as listed).
+ * listed). Pure. Status `deleted` or `deprecated` → listed=false: the registry has withdrawn the
+ * server, so it leaves the directory (criterion `listed`) while its row and past checks stay; a new
+ * withdrawn server is never tracked (discovered.ts). `active` → listed. The status itself is kept in
+ * mcp_status. `{variable}` placeholders are filled from the remote's variables (default, else value,
+ * else the first choice); a remote with a placeholder left unfilled is skipped (`unfilled_placeholder`:
+ * nobody can call the URL as listed), as is one that is not https (`not_https`), except plain http on
+ * a host the operator maps in the probe's resolve map (a local test fleet, config probe.resolve).
  */
 export interface McpEntry {
   server: McpServer;
@@ -28,15 +31,22 @@ export interface McpEntry {
   raw: Record<string, unknown>;
 }
 
-export type McpSkipReason = 'invalid_item' | 'no_remotes' | 'invalid_remote' | 'invalid_url' | 'duplicate_remote';
+export type McpSkipReason =
+  | 'invalid_item'
+  | 'no_remotes'
+  | 'invalid_remote'
+  | 'invalid_url'
+  | 'duplicate_remote'
+  | 'not_https'
+  | 'unfilled_placeholder';
 
 /**
- * Quirks of what was KEPT, counted in the run (`noted`): per entry `deprecated` and `deleted` (the
- * status is kept on the service; deleted ones go unlisted); per remote `http_url` (plain http://),
- * `templated_url` (a placeholder left unfilled or a templated path) and `remote_headers` (the remote
- * declares headers, usually a key the caller must send).
+ * Quirks of what was KEPT, counted in the run (`noted`), per remote: `http_url` (plain http:// on a
+ * host of the resolve map), `templated_url` (a templated path such as `:id`) and `remote_headers` (the
+ * remote declares headers, usually a key the caller must send). Withdrawn servers are counted apart
+ * (the run's `deleted` and `deprecated`, and `withdrawn_untracked` among the skips).
  */
-export type McpQuirk = 'deprecated' | 'deleted' | 'http_url' | 'templated_url' | 'remote_headers';
+export type McpQuirk = 'http_url' | 'templated_url' | 'remote_headers';
 
 const BAD_URL_CHARS = /[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
 const MAX_URL = 2048;
@@ -92,9 +102,17 @@ function hostOf(url: string): string | null {
   return m ? sanitizeText(m[1]!.toLowerCase(), 253) : null;
 }
 
+export interface McpNormalizeOptions {
+  /** Hosts where a plain-http remote is accepted (the probe's resolve map); none by default. */
+  plainHttpHost?: (host: string) => boolean;
+}
+
+const UNFILLED = /\{[^{}]*\}|%7B[^/?#]*?%7D/i;
+
 export function normalizeMcpEntry(
   entry: McpEntry,
   secret: string,
+  opts: McpNormalizeOptions = {},
 ): { records: DiscoveredRecord[]; skipped: Partial<Record<McpSkipReason, number>>; noted: Partial<Record<McpQuirk, number>> } {
   const { server, meta } = entry;
   const skipped: Partial<Record<McpSkipReason, number>> = {};
@@ -107,7 +125,6 @@ export function normalizeMcpEntry(
     return { records: [], skipped, noted };
   }
   const status = mcpStatus(meta);
-  if (status === 'deprecated' || status === 'deleted') note(status);
   const serverName = sanitizeText(server.name, 200) ?? server.name.slice(0, 200);
   const displayName = sanitizeText(server.title, TEXT_LIMITS.name) ?? sanitizeText(server.name, TEXT_LIMITS.name);
   const description = sanitizeText(server.description, TEXT_LIMITS.description);
@@ -129,6 +146,14 @@ export function normalizeMcpEntry(
     const host = hostOf(url);
     if (!host) {
       skip('invalid_url');
+      continue;
+    }
+    if (UNFILLED.test(url)) {
+      skip('unfilled_placeholder');
+      continue;
+    }
+    if (!/^https:/i.test(url) && !(opts.plainHttpHost?.(host) ?? false)) {
+      skip('not_https');
       continue;
     }
     const id = mcpCandidateId(server.name, listedUrl);
@@ -169,7 +194,7 @@ export function normalizeMcpEntry(
       mcp_status: status,
       mcp_server_name: serverName,
       remote_type: sanitizeText(remote.data.type, 40),
-      listed: status !== 'deleted',
+      listed: status !== 'deleted' && status !== 'deprecated',
       registry_raw: raw,
     });
   }

@@ -8,9 +8,12 @@ import { McpPageSchema, type McpPage } from './schema.ts';
  * page by page, following `metadata.nextCursor` (or the older `next_cursor`) until there is none.
  * Requests are spaced by `delayMs` (the official registry asks for gentle polling). A repeated
  * cursor or the page cap ends the sweep as INCOMPLETE. Any fetch or shape failure throws.
- * Entries are de-duplicated by server name: the one flagged isLatest wins, else the one published
- * last (`publishedAt`, else `updatedAt`); the others are counted as `older_version`. A whole-registry
- * dump lists every version of every server, so this is what picks the current one from it.
+ * Only the latest version of a server is read: an entry the registry flags `isLatest: false` is set
+ * aside whatever else the page holds, and among the rest (flagged latest, or from an older payload
+ * without the flag) the one flagged isLatest wins, else the one published last (`publishedAt`, else
+ * `updatedAt`), whatever their order on the page; every entry set aside is counted as
+ * `older_version`. A whole-registry dump lists every version of every server, so this is what picks
+ * the current one from it.
  */
 export interface McpSweepOptions {
   pageSize: number;
@@ -68,6 +71,7 @@ class Collector {
         this.invalid++;
         continue;
       }
+      if (e.meta.isLatest === false) continue; // an older version: counted in older_version
       const prev = this.byName.get(e.server.name);
       if (!prev || supersedes(e, prev)) this.byName.set(e.server.name, e);
     }

@@ -160,23 +160,40 @@ describe('MCP registry', () => {
     return out;
   }
   const meta = (s: McpPage['servers'][number]) => s._meta['io.modelcontextprotocol.registry/official'];
+  const isLifecycle = (s: McpPage['servers'][number]) => s.server.name.startsWith('io.fleet/lifecycle-');
 
   it('pages with cursors; version=latest hides older versions; deleted only with updated_since', async () => {
-    const latest = await walkMcp('version=latest');
+    const served = await walkMcp('version=latest');
+    const latest = served.filter((s) => !isLifecycle(s));
     const names = latest.map((s) => s.server.name);
     expect(new Set(names).size).toBe(names.length);
     expect(latest.every((s) => meta(s).isLatest === true && meta(s).status === 'active')).toBe(true);
     expect(names).not.toContain('io.fleet/retired-mcp');
     const allVersions = await walkMcp('');
-    expect(allVersions.length).toBe(latest.length + 1);
+    expect(allVersions.length).toBe(served.length + 1);
     const withDeleted = await walkMcp('version=latest&updated_since=2020-01-01T00:00:00Z');
     const retired = withDeleted.find((s) => s.server.name === 'io.fleet/retired-mcp')!;
     expect(meta(retired).status).toBe('deleted');
     for (const s of withDeleted) {
       expect(Object.keys(meta(s)).sort()).toEqual(['isLatest', 'publishedAt', 'status', 'statusChangedAt', 'updatedAt']);
       expect(typeof s.server.description).toBe('string');
-      expect(s.server.version).toBe('1.0.0');
+      if (!isLifecycle(s)) expect(s.server.version).toBe('1.0.0');
     }
+  });
+
+  it('serves the lifecycle examples: deprecated, deleted (with updated_since), an old version first, a {host} remote, a plain-http remote', async () => {
+    const plain = (await walkMcp('version=latest')).filter(isLifecycle);
+    const row = (s: McpPage['servers'][number]) =>
+      `${s.server.name}@${s.server.version} ${meta(s).status} latest=${meta(s).isLatest} ${s.server.remotes[0].url.replace(/:\d+/, ':P')}`;
+    expect(plain.map(row)).toEqual([
+      'io.fleet/lifecycle-deprecated@1.0.0 deprecated latest=true http://lifecycle-deprecated.fleet.test:P/sse',
+      'io.fleet/lifecycle-host-placeholder@1.0.0 active latest=true https://{host}/mcp',
+      'io.fleet/lifecycle-plain-http@1.0.0 active latest=true http://plain-http-mcp.example.org/mcp',
+      'io.fleet/lifecycle-versions@1.0.0 active latest=false http://lifecycle-versions.fleet.test:P/v1/sse',
+      'io.fleet/lifecycle-versions@2.0.0 deprecated latest=true http://lifecycle-versions.fleet.test:P/v2/sse',
+    ]);
+    const withDeleted = (await walkMcp('include_deleted=true')).filter(isLifecycle);
+    expect(withDeleted.map((s) => `${s.server.name} ${meta(s).status}`)).toContain('io.fleet/lifecycle-deleted deleted');
   });
 
   it('remotes: sse and streamable-http on one server, variables with and without a default', async () => {

@@ -261,8 +261,10 @@ describe('ingesting the forms', () => {
           'io.a/old',
           '1.0.0',
           { isLatest: true, publishedAt: '2025-10-01T00:00:00Z', status: 'deprecated' },
-          'http://old.example/sse',
+          'https://old.example/sse',
         ),
+        mcpVersion('io.a/plain', '1.0.0', { isLatest: true, publishedAt: '2025-10-01T00:00:00Z' }, 'http://plain.example/mcp'),
+        mcpVersion('io.a/host', '1.0.0', { isLatest: true, publishedAt: '2025-10-01T00:00:00Z' }, 'https://{host}/mcp'),
         mcpVersion(
           'io.a/gone',
           '1.0.0',
@@ -279,20 +281,21 @@ describe('ingesting the forms', () => {
       ];
       writeFileSync(file, `${BOM}${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
       const r = await ingestMcp(makeContext(dir), store, { source: file });
-      expect(r.counts).toMatchObject({ servers: 5, inserted: 3, deleted: 1, deprecated: 1, complete: true });
+      expect(r.counts).toMatchObject({ servers: 7, inserted: 2, deleted: 1, deprecated: 1, complete: true });
       expect(r.counts.skipped).toMatchObject({
         older_version: 1,
         no_remotes: 1,
         duplicate_remote: 1,
-        deleted_untracked: 1,
+        withdrawn_untracked: 2,
+        not_https: 1,
+        unfilled_placeholder: 1,
         invalid_item: 0,
       });
-      expect(r.counts.noted).toEqual({ deprecated: 1, deleted: 1, http_url: 1, remote_headers: 1 });
+      expect(r.counts.noted).toEqual({ remote_headers: 1 });
       const rows = await store.all<{ mcp_server_name: string; mcp_status: string; listed: boolean }>(
         'SELECT mcp_server_name, mcp_status, listed FROM services ORDER BY mcp_server_name',
       );
       expect(rows).toEqual([
-        { mcp_server_name: 'io.a/old', mcp_status: 'deprecated', listed: true },
         { mcp_server_name: 'io.a/one', mcp_status: 'active', listed: true },
         { mcp_server_name: 'io.a/twice', mcp_status: 'active', listed: true },
       ]);

@@ -8,6 +8,7 @@ import {
   mcpCandidateId,
   normalizeMcpEntry,
   parseMcpEntry,
+  sweepMcpDocument,
 } from '../../../pipeline/ingest/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
@@ -110,10 +111,14 @@ describe('MCP registry ingest', () => {
         mode: 'full',
         complete: true,
         no_remotes: 3,
-        templated: 1,
+        templated: 0,
         deleted: 2,
-        skipped_unknown_unlisted: 2,
+        deprecated: 4,
+        // deleted and deprecated servers never tracked get no row (and no probes)
+        skipped_unknown_unlisted: 6,
       });
+      // `https://mcp.byo.example/{account_id}/mcp` has no default for its variable.
+      expect(a.counts.skipped).toMatchObject({ unfilled_placeholder: 1, withdrawn_untracked: 6, not_https: 0 });
       expect(a.counts.servers).toBeGreaterThanOrEqual(40);
       const first = await dumpIngestTables(store);
       const b = await ingestMcp(ctx, store, { source: SAMPLE });
@@ -209,6 +214,89 @@ describe('MCP registry ingest', () => {
         await s.close();
       }
     });
+  });
+
+  it('a tracked server that turns deprecated leaves the directory (unlisted, history kept) and comes back when active', async () => {
+    await withDb(async (store, dir) => {
+      const clock = testClock('2026-11-10T00:00:00Z');
+      const ctx = makeContext(dir, { clock });
+      let entries = [mcpEntry('io.github.x/old', 'https://old.example/mcp', 'active', '2026-11-01T00:00:00Z')];
+      const s = await serveJson(registry(() => entries));
+      const src = `${s.url}/v0.1/servers`;
+      const id = mcpCandidateId('io.github.x/old', 'https://old.example/mcp');
+      try {
+        await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
+        clock.set('2026-11-11T00:00:00Z');
+        entries = [mcpEntry('io.github.x/old', 'https://old.example/mcp', 'deprecated', '2026-11-10T12:00:00Z')];
+        const dep = await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
+        expect(dep.counts).toMatchObject({ delisted_status: 1, deprecated: 1, inserted: 0 });
+        expect(await store.all(`SELECT listed, mcp_status, unlisted_at FROM services WHERE id = '${id}'`)).toEqual([
+          { listed: false, mcp_status: 'deprecated', unlisted_at: '2026-11-11 00:00:00' },
+        ]);
+        expect(await store.all(`SELECT since, listed FROM service_activity WHERE service_id = '${id}' ORDER BY since`)).toEqual([
+          { since: '2026-11-10 00:00:00', listed: true },
+          { since: '2026-11-11 00:00:00', listed: false },
+        ]);
+        clock.set('2026-11-12T00:00:00Z');
+        entries = [mcpEntry('io.github.x/old', 'https://old.example/mcp', 'active', '2026-11-11T12:00:00Z')];
+        await ingestMcp(ctx, store, { source: src, fetcher: noRetry, delayMs: 0 });
+        expect(await store.all(`SELECT event_at, listed, reason FROM listing_events WHERE service_id = '${id}' ORDER BY event_at`)).toEqual(
+          [
+            { event_at: '2026-11-10 00:00:00', listed: true, reason: 'first_seen' },
+            { event_at: '2026-11-11 00:00:00', listed: false, reason: 'deprecated_status' },
+            { event_at: '2026-11-12 00:00:00', listed: true, reason: 'status_active' },
+          ],
+        );
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
+  it('reads the latest version only: an entry flagged not latest is set aside even when it is the only one', () => {
+    const meta = (isLatest: boolean, publishedAt: string) => ({
+      'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt, isLatest },
+    });
+    const s = sweepMcpDocument(
+      [
+        {
+          server: { name: 'io.a/only-old', remotes: [{ type: 'sse', url: 'https://o.example/sse' }] },
+          _meta: meta(false, '2026-10-01T00:00:00Z'),
+        },
+        {
+          server: { name: 'io.a/two', remotes: [{ type: 'sse', url: 'https://t.example/v2' }] },
+          _meta: meta(true, '2026-01-01T00:00:00Z'),
+        },
+        {
+          server: { name: 'io.a/two', remotes: [{ type: 'sse', url: 'https://t.example/v1' }] },
+          _meta: meta(false, '2026-09-01T00:00:00Z'),
+        },
+      ],
+      'dump',
+    );
+    expect(s.entries.map((e) => e.server.remotes)).toEqual([[{ type: 'sse', url: 'https://t.example/v2' }]]);
+    expect(s.older_version).toBe(2);
+  });
+
+  it('skips plain-http remotes (except hosts of the resolve map) and placeholders left unfilled', () => {
+    const entry = parseMcpEntry({
+      server: {
+        name: 'io.github.a/c',
+        remotes: [
+          { type: 'streamable-http', url: 'http://plain.example/mcp' },
+          { type: 'streamable-http', url: 'https://{host}/mcp', variables: { host: { description: 'your host' } } },
+          { type: 'sse', url: 'https://c.example/%7Bregion%7D/sse' },
+          { type: 'sse', url: 'http://c.fleet.test:4000/sse' },
+          { type: 'streamable-http', url: 'https://c.example/mcp' },
+        ],
+      },
+    })!;
+    const plain = normalizeMcpEntry(entry, 's');
+    expect(plain.skipped).toEqual({ not_https: 2, unfilled_placeholder: 2 });
+    expect(plain.records.map((r) => r.url)).toEqual(['https://c.example/mcp']);
+    const fleet = normalizeMcpEntry(entry, 's', { plainHttpHost: (h) => h.endsWith('.fleet.test') });
+    expect(fleet.skipped).toEqual({ not_https: 1, unfilled_placeholder: 2 });
+    expect(fleet.noted).toEqual({ http_url: 1 });
   });
 
   it('a malformed page leaves the database unchanged', async () => {
