@@ -99,3 +99,37 @@ export async function dropMissing(store: Store, cat: CatalogRef, now: string): P
 export const DROPPED_EVERYWHERE_NOW = `SELECT c.service_id FROM catalog_listing c
   WHERE c.catalog_kind = $kind AND c.catalog = $catalog AND c.dropped_at = $now::TIMESTAMP
     AND NOT EXISTS (SELECT 1 FROM catalog_listing o WHERE o.service_id = c.service_id AND o.dropped_at IS NULL)`;
+
+/** Discovered services grouped by the catalogs that list them now and those that stopped (`<kind>:<name>`, sorted). */
+export interface PresenceGroup {
+  listing: string[];
+  dropped: string[];
+  services: number;
+}
+
+/**
+ * The provenance counts of the whole database, one group per (catalogs listing, catalogs that
+ * dropped): services in A only, B only, both, dropped by one and still listed by another, listed by
+ * none. The one query behind the figures in docs/notes/ingest.md ("Several catalogs").
+ */
+export const PRESENCE_GROUPS_SQL = `WITH per AS (
+  SELECT service_id,
+    coalesce(list_sort(list(catalog_kind || ':' || catalog) FILTER (WHERE dropped_at IS NULL)), []) AS listing,
+    coalesce(list_sort(list(catalog_kind || ':' || catalog) FILTER (WHERE dropped_at IS NOT NULL)), []) AS dropped
+  FROM catalog_listing GROUP BY service_id)
+SELECT listing, dropped, count(*)::INTEGER AS services FROM per GROUP BY ALL
+ORDER BY len(listing) = 0, len(listing), listing::VARCHAR, dropped::VARCHAR`;
+
+export async function catalogPresence(store: Store): Promise<PresenceGroup[]> {
+  const rows = await store.all<{ listing: string[]; dropped: string[]; services: number }>(PRESENCE_GROUPS_SQL);
+  return rows.map((r) => ({ listing: [...r.listing], dropped: [...r.dropped], services: Number(r.services) }));
+}
+
+/** One line per group: `catalogs: 12 listed by x402:binance + x402:cdp`, `…; dropped by x402:binance`, `… listed by none`. Pure. */
+export function presenceLines(groups: readonly PresenceGroup[]): string[] {
+  if (groups.length === 0) return ['catalogs: no discovered service'];
+  return groups.map((g) => {
+    const by = g.listing.length === 0 ? 'listed by none' : `listed by ${g.listing.join(' + ')}${g.listing.length === 1 ? ' only' : ''}`;
+    return `catalogs: ${g.services} ${by}${g.dropped.length ? `; dropped by ${g.dropped.join(' + ')}` : ''}`;
+  });
+}
