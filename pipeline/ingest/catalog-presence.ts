@@ -117,8 +117,8 @@ export const PRESENCE_GROUPS_SQL = `WITH per AS (
     coalesce(list_sort(list(catalog_kind || ':' || catalog) FILTER (WHERE dropped_at IS NULL)), []) AS listing,
     coalesce(list_sort(list(catalog_kind || ':' || catalog) FILTER (WHERE dropped_at IS NOT NULL)), []) AS dropped
   FROM catalog_listing GROUP BY service_id)
-SELECT listing, dropped, count(*)::INTEGER AS services FROM per GROUP BY ALL
-ORDER BY len(listing) = 0, len(listing), listing::VARCHAR, dropped::VARCHAR`;
+SELECT * FROM (SELECT listing, dropped, count(*)::INTEGER AS services FROM per GROUP BY listing, dropped) g
+ORDER BY len(g.listing) = 0, len(g.listing), g.listing::VARCHAR, g.dropped::VARCHAR`;
 
 export async function catalogPresence(store: Store): Promise<PresenceGroup[]> {
   const rows = await store.all<{ listing: string[]; dropped: string[]; services: number }>(PRESENCE_GROUPS_SQL);
