@@ -1,3 +1,4 @@
+import type { CatalogPresence } from '../../site/contract/summary.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { Store } from '../store/store.ts';
  */
 export interface CatalogRef {
   /** `x402` (a discovery/resources catalog) or `mcp` (an MCP registry). */
-  kind: 'x402' | 'mcp';
+  kind: CatalogPresence['kind'];
   /** The configured registry name (`cdp`, `binance`, `official`, …). */
   name: string;
 }

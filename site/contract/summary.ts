@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
+import { CheckKind, DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
 import { Evidence, EvidenceFile } from './evidence.ts';
 import { PaymentTerms, PaymentTermsFile } from './payment-terms.ts';
 
@@ -17,7 +17,8 @@ export type RegistryUsage = z.infer<typeof RegistryUsage>;
  * first sweep that listed it, until the complete sweep that no longer did (null while it lists it).
  */
 export const CatalogPresence = z.strictObject({
-  kind: z.enum(['x402', 'mcp']),
+  /** `x402` (a discovery/resources catalog) or `mcp` (an MCP registry): the check kinds of discovered services. */
+  kind: CheckKind.exclude(['reviewed']),
   name: z.string(),
   since: DateTime,
   until: DateTime.nullable(),

@@ -1,3 +1,4 @@
+import { CheckKind } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import { DECOY_PRICE_USD } from '../../x402/networks.ts';
 import type { Store } from '../../store/store.ts';
@@ -110,7 +111,7 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
       duplicates: sweep.duplicates,
       ...skipped,
       not_http: skipped.unknown_type,
-      mcp_servers: records.filter((r) => r.protocol === 'mcp').length,
+      mcp_servers: records.filter((r) => r.protocol === CheckKind.enum.mcp).length,
       dropped_fields: droppedFields,
       templated: records.filter((r) => r.templated_url).length,
       priced: records.filter((r) => r.registry_price_usd !== null).length,

@@ -1,4 +1,4 @@
-import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
+import { CheckKind, PASS_RULE_OF_KIND, ServiceType } from '../../../site/contract/common.ts';
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { networkKind, toCaip2 } from '../../x402/networks.ts';
 import { type LowestPrices, lowestPrices } from '../../x402/prices.ts';
@@ -230,8 +230,8 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
   const mcp = kind === 'mcp';
   const record: DiscoveredRecord = {
     id: mcp ? x402McpCandidateId(url) : x402CandidateId(method, url),
-    type: mcp ? 'mcp_server' : 'api_endpoint',
-    protocol: mcp ? 'mcp' : 'x402',
+    type: mcp ? ServiceType.enum.mcp_server : ServiceType.enum.api_endpoint,
+    protocol: mcp ? CheckKind.enum.mcp : CheckKind.enum.x402,
     pass_rule: mcp ? PASS_RULE_OF_KIND.mcp : PASS_RULE_OF_KIND.x402,
     name: label ?? host,
     host,
