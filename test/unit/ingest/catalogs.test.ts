@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../../pipeline/core/clock.ts';
 import { startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { catalogPresence, httpJsonFetcher, ingestX402, presenceLines, type JsonFetcher } from '../../../pipeline/ingest/index.ts';
+import { lastRunAt } from '../../../pipeline/store/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
@@ -138,6 +139,20 @@ describe('several x402 catalogs at once', () => {
       const r = await ingestX402(ctx, store, { source: fleet.x402RegistryUrl, registry: 'cdp', fetcher });
       expect(r.counts).toMatchObject({ delisted_missing: 1, dropped_by_catalog: 1 });
       expect(await listedBy(store, victim.url)).toEqual([{ catalog: 'cdp', dropped: true, listed: false }]);
+    });
+  }, 120_000);
+
+  it("each catalog's last run is its own, so the cycle finds every catalog of one kind due on its own cadence", async () => {
+    await withFleetDb(async (fleet, store, dir, clock) => {
+      const ctx = makeContext(dir, { clock });
+      const fetcher = httpJsonFetcher({ retries: 0, timeoutMs: 5000 });
+      await ingestX402(ctx, store, { source: fleet.x402RegistryUrl, registry: 'cdp', fetcher });
+      clock.advance(30 * 60_000);
+      await ingestX402(ctx, store, { source: fleet.x402SecondRegistryUrl, registry: 'binance', fetcher });
+      expect(await lastRunAt(store, 'ingest_x402', 'cdp')).toEqual(new Date(START));
+      expect(await lastRunAt(store, 'ingest_x402', 'binance')).toEqual(new Date('2026-11-25T12:30:00Z'));
+      expect(await lastRunAt(store, 'ingest_x402')).toEqual(new Date('2026-11-25T12:30:00Z'));
+      expect(await lastRunAt(store, 'ingest_x402', 'other')).toBeNull();
     });
   }, 120_000);
 
