@@ -1,13 +1,25 @@
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { ingestMcp, ingestX402, reasonLines } from '../../pipeline/ingest/index.ts';
+import type { Context } from '../../pipeline/core/context.ts';
+import {
+  catalogPresence,
+  ingestMcp,
+  ingestX402,
+  type McpIngestResult,
+  presenceLines,
+  reasonLines,
+  type X402IngestResult,
+} from '../../pipeline/ingest/index.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action, parseIntOption } from './util.ts';
 
 /** Same rule as the config file's registry names. */
 const NAME_RE = /^[a-z0-9-]{1,40}$/;
 
-/** `atlas ingest x402` and `atlas ingest mcp`: one registry source each, one transaction each. */
+/**
+ * `atlas ingest x402` and `atlas ingest mcp`: one registry source each, one transaction each;
+ * `atlas ingest registries`: every enabled source of the config, then the catalogs' provenance counts.
+ */
 export function register(ingest: Command): void {
   ingest
     .command('x402')
@@ -29,12 +41,33 @@ export function register(ingest: Command): void {
           await migrate(store, ctx.clock());
           return ingestX402(ctx, store, { source: opts.source, registry: opts.registry, pageSize: opts.pageSize, maxPages: opts.maxPages });
         });
-        const c = r.counts;
-        ctx.log.info(
-          `x402 ${r.registry}: ${c.seen} resources from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); skipped ${c.invalid_item + c.invalid_url + c.not_http}, duplicates ${c.duplicates}`,
-          ctx.log.json ? { ...c, run: r.runId } : undefined,
-        );
-        for (const line of reasonLines(`x402 ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
+        printX402(ctx, r);
+      }),
+    );
+
+  ingest
+    .command('registries')
+    .description(
+      'every enabled registry source of the config (`registries`), in order, one transaction each; then which catalogs list the discovered services',
+    )
+    .option('--only <name>', 'only the source with this name')
+    .action(
+      action(async (ctx, opts: { only?: string }) => {
+        const sources = ctx.config.registries.filter((r) => r.enabled && (opts.only === undefined || r.name === opts.only));
+        if (sources.length === 0)
+          throw new AtlasError(
+            'bad_usage',
+            opts.only ? `no enabled registry source named ${opts.only} in the config` : 'no enabled registry source in the config',
+          );
+        const presence = await withStore(ctx.paths.db, async (store) => {
+          await migrate(store, ctx.clock());
+          for (const src of sources) {
+            if (src.kind === 'x402') printX402(ctx, await ingestX402(ctx, store, { source: src.source, registry: src.name }));
+            else printMcp(ctx, await ingestMcp(ctx, store, { source: src.source, registry: src.name }));
+          }
+          return catalogPresence(store);
+        });
+        for (const line of presenceLines(presence)) ctx.log.info(line, ctx.log.json ? { presence } : undefined);
       }),
     );
 
@@ -68,12 +101,7 @@ export function register(ingest: Command): void {
               delayMs: opts.delayMs,
             });
           });
-          const c = r.counts;
-          ctx.log.info(
-            `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} withdrawn, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.deleted} deleted and ${c.deprecated} deprecated remotes seen; ${c.no_remotes} without remotes`,
-            ctx.log.json ? { ...c, run: r.runId } : undefined,
-          );
-          for (const line of reasonLines(`mcp ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
+          printMcp(ctx, r);
         },
       ),
     );
@@ -81,4 +109,23 @@ export function register(ingest: Command): void {
 
 function checkName(name: string): void {
   if (!NAME_RE.test(name)) throw new AtlasError('bad_usage', `--registry must be 1–40 of a-z, 0-9 and - (got ${JSON.stringify(name)})`);
+}
+
+function printX402(ctx: Context, r: X402IngestResult): void {
+  const c = r.counts;
+  const elsewhere = c.still_listed_elsewhere > 0 ? `, ${c.still_listed_elsewhere} dropped here but listed by another catalog` : '';
+  ctx.log.info(
+    `x402 ${r.registry}: ${c.seen} resources from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_missing} delisted${elsewhere}${c.complete ? '' : ', sweep incomplete'}); skipped ${c.invalid_item + c.invalid_url + c.unknown_type + c.mcp_no_endpoint}, duplicates ${c.duplicates}`,
+    ctx.log.json ? { ...c, run: r.runId } : undefined,
+  );
+  for (const line of reasonLines(`x402 ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
+}
+
+function printMcp(ctx: Context, r: McpIngestResult): void {
+  const c = r.counts;
+  ctx.log.info(
+    `mcp ${r.registry} (${c.mode}): ${c.servers} servers, ${c.seen} remotes from ${c.pages} page(s) (${c.inserted} new, ${c.updated} updated, ${c.relisted} relisted, ${c.delisted_status} withdrawn, ${c.delisted_missing} delisted${c.complete ? '' : ', sweep incomplete'}); ${c.deleted} deleted and ${c.deprecated} deprecated remotes seen; ${c.no_remotes} without remotes`,
+    ctx.log.json ? { ...c, run: r.runId } : undefined,
+  );
+  for (const line of reasonLines(`mcp ${r.registry}`, c.skipped, c.noted)) ctx.log.info(line);
 }

@@ -89,7 +89,7 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
   if (!opts.skipRegistries) {
     for (const source of ctx.config.registries.filter((r) => r.enabled)) {
       const kind = source.kind === 'x402' ? 'ingest_x402' : 'ingest_mcp';
-      const due = opts.force || isDue(await lastRunAt(store, kind), now, CADENCE_MS.ingest_registries);
+      const due = opts.force || isDue(await lastRunAt(store, kind, source.name), now, CADENCE_MS.ingest_registries);
       await step(`${kind}:${source.name}`, due, async () =>
         source.kind === 'x402'
           ? ingestX402(ctx, store, { source: source.source, registry: source.name })

@@ -11,6 +11,7 @@ export function demoTimeline(start: Date, days: number): Timeline {
   const end = start.getTime() + days * DAY_MS;
   return {
     docsChangeAt: at(0.35),
+    catalogDropAt: at(0.45),
     priceChangeAt: at(0.5),
     payToChangeAt: at(0.65),
     networkAddedAt: at(0.8),

@@ -18,11 +18,18 @@ import type { DocOverride, Expected, Fleet, FleetDoc, FleetEndpoint, FleetOption
 
 export const X402_REGISTRY_PATH = '/x402/discovery/resources';
 export const MCP_REGISTRY_PATH = '/mcp-registry/v0.1/servers';
+export const X402_SECOND_REGISTRY_PATH = '/x402-bsc/discovery/resources';
 
 /** `config.probe.resolve` entry that sends every fleet hostname to loopback. */
 export const FLEET_RESOLVE: Readonly<Record<string, string>> = Object.freeze({ [`*${FLEET_SUFFIX}`]: '127.0.0.1' });
 
-export const DEFAULT_QUIRKS: X402RegistryQuirks = { maxLimit: 1000, shortPageAt: null, repeatPastEnd: false, junkRows: false };
+export const DEFAULT_QUIRKS: X402RegistryQuirks = {
+  maxLimit: 1000,
+  shortPageAt: null,
+  repeatPastEnd: false,
+  junkRows: false,
+  splitCatalogs: false,
+};
 
 /** Read-only view of one endpoint; `expected` reads the fleet's clock each time it is accessed. */
 class Endpoint implements FleetEndpoint {
@@ -213,6 +220,7 @@ export function buildFleetView(state: FleetState, hooks: FleetHooks): Fleet {
     docs,
     x402RegistryUrl: `${base}${X402_REGISTRY_PATH}`,
     mcpRegistryUrl: `${base}${MCP_REGISTRY_PATH}`,
+    x402SecondRegistryUrl: `${base}${X402_SECOND_REGISTRY_PATH}`,
     epoch: state.epoch,
     timeline: state.timeline,
     endpoint(name) {

@@ -2,6 +2,7 @@ import { HOUR_MS } from '../core/clock.ts';
 import { bazaarExtension, describe, offersAt, v1Accepts, v1StyleOf } from './payment.ts';
 import { HOSTILE_DESCRIPTION, HOSTILE_SERVICE_NAME, HOSTILE_TAGS, HOSTILE_X402_ENDPOINT } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';
+import { secondCatalogOnly } from './catalogs.ts';
 import { isListed, urlOf, type FleetState } from './state.ts';
 
 /**
@@ -18,7 +19,8 @@ export const DEFAULT_PAGE = 100;
 
 const TAGS = ['weather', 'finance', 'search', 'ai', 'data', 'news', 'maps', 'tools'] as const;
 
-function item(state: FleetState, spec: EndpointSpec, now: Date): Record<string, unknown> {
+/** One `type: "http"` item for an x402 endpoint, as the endpoint offers now (shared with the second catalog). */
+export function x402CatalogItem(state: FleetState, spec: EndpointSpec, now: Date): Record<string, unknown> {
   const url = urlOf(state, spec);
   const style = v1StyleOf(spec);
   const offers = offersAt(spec, now, state.timeline);
@@ -90,8 +92,9 @@ export function x402RegistryPage(state: FleetState, params: URLSearchParams): Re
   const mcpRows: EndpointSpec[] = [];
   for (const s of state.specs) {
     if (!isListed(state, s.name)) continue;
-    if (s.protocol === 'x402') rows.push(s);
-    else if (s.name === 'tools-mcp') mcpRows.push(s);
+    if (s.protocol === 'x402') {
+      if (!(q.splitCatalogs && secondCatalogOnly(s))) rows.push(s);
+    } else if (s.name === 'tools-mcp') mcpRows.push(s);
   }
   const all: Row[] = [];
   if (type === null || type === 'http') for (const s of rows) all.push([s, 'http']);
@@ -102,7 +105,7 @@ export function x402RegistryPage(state: FleetState, params: URLSearchParams): Re
       : row === 'junk-bad-accepts'
         ? { ...JUNK_BAD_ACCEPTS, lastUpdated: state.epoch.toISOString() }
         : row[1] === 'http'
-          ? item(state, row[0], now)
+          ? x402CatalogItem(state, row[0], now)
           : mcpItem(state, row[0], now);
   if (q.junkRows && all.length > 0) {
     // Messy rows in the middle of the listing (type http, so the filter keeps them).

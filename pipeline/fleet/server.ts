@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { respondDoc } from './docs.ts';
-import { MCP_REGISTRY_PATH, X402_REGISTRY_PATH } from './model.ts';
+import { MCP_REGISTRY_PATH, X402_REGISTRY_PATH, X402_SECOND_REGISTRY_PATH } from './model.ts';
 import type { EndpointSpec } from './plan.ts';
 import { mcpRegistryPage } from './registry-mcp.ts';
 import { x402RegistryPage } from './registry-x402.ts';
+import { x402SecondCatalogPage } from './registry-x402-second.ts';
 import { respondMcp } from './respond-mcp.ts';
 import { hold, respondX402 } from './respond-x402.ts';
 import { FLEET_SUFFIX, type FleetState } from './state.ts';
@@ -77,12 +78,15 @@ function handle(state: FleetState, req: IncomingMessage, res: ServerResponse): v
   if (label === 'docs') respondDoc(state, url.pathname, res);
   else if (label === 'registry' && url.pathname === '/discovery/resources') json(res, 200, x402RegistryPage(state, url.searchParams));
   else if (label === 'mcp-registry' && url.pathname === '/v0.1/servers') json(res, 200, mcpRegistryPage(state, url.searchParams));
+  else if (label === 'registry-bsc' && url.pathname === '/discovery/resources')
+    json(res, 200, x402SecondCatalogPage(state, url.searchParams));
   else if (label !== null) {
     const spec = findEndpoint(state, label, url.pathname);
     if (spec) serveEndpoint(state, spec, req, res);
     else text(res, 404, 'Not Found');
   } else if (url.pathname === X402_REGISTRY_PATH) json(res, 200, x402RegistryPage(state, url.searchParams));
   else if (url.pathname === MCP_REGISTRY_PATH) json(res, 200, mcpRegistryPage(state, url.searchParams));
+  else if (url.pathname === X402_SECOND_REGISTRY_PATH) json(res, 200, x402SecondCatalogPage(state, url.searchParams));
   else if (url.pathname === '/healthz') json(res, 200, { ok: true, endpoints: state.specs.length, requests: state.requests });
   else text(res, 404, 'Not Found');
 }

@@ -16,9 +16,11 @@ export interface Timeline {
   outages: Array<{ start: Date; end: Date }>;
   /** Documentation pages change (cosmetic, price, typo) or start failing from here on. */
   docsChangeAt: Date;
+  /** The second x402 catalog stops listing one resource both catalogs listed (registry-x402-second.ts). */
+  catalogDropAt: Date;
 }
 
-/** Defaults relative to the epoch: docs +5 d, price +10 d, payTo +20 d, network +30 d, outage +40 d..+42 d. */
+/** Defaults relative to the epoch: docs +5 d, price +10 d, second catalog's drop +15 d, payTo +20 d, network +30 d, outage +40 d..+42 d. */
 export function defaultTimeline(epoch: Date, overrides: Partial<Timeline> = {}): Timeline {
   const at = (days: number): Date => new Date(epoch.getTime() + days * DAY_MS);
   return {
@@ -27,6 +29,7 @@ export function defaultTimeline(epoch: Date, overrides: Partial<Timeline> = {}):
     networkAddedAt: at(30),
     outages: [{ start: at(40), end: at(42) }],
     docsChangeAt: at(5),
+    catalogDropAt: at(15),
     ...overrides,
   };
 }

@@ -56,6 +56,12 @@ export interface X402RegistryQuirks {
   repeatPastEnd: boolean;
   /** Two messy rows mid-listing: one without `resource`, one with `resource: "not a url"` and `accepts: null`. */
   junkRows: boolean;
+  /**
+   * Two catalogs with different sets (registry-x402-second.ts): this catalog leaves out the
+   * resources only the second catalog lists. Off by default (this catalog then lists every x402
+   * endpoint, as before).
+   */
+  splitCatalogs: boolean;
 }
 
 export interface FleetOptions {
@@ -151,6 +157,8 @@ export interface Fleet {
   readonly x402RegistryUrl: string;
   /** `http://127.0.0.1:PORT/mcp-registry/v0.1/servers`. */
   readonly mcpRegistryUrl: string;
+  /** `http://127.0.0.1:PORT/x402-bsc/discovery/resources`: the second x402 catalog (registry-x402-second.ts). */
+  readonly x402SecondRegistryUrl: string;
   readonly epoch: Date;
   readonly timeline: Timeline;
   /** Directory of reviewed listing files, when written with writeFleetListings (else undefined). */

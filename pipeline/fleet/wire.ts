@@ -15,6 +15,7 @@ export interface WireOptions {
     payToChangeAt: string;
     networkAddedAt: string;
     docsChangeAt: string;
+    catalogDropAt: string;
     outages: Array<{ start: string; end: string }>;
   };
   slowMs?: number;
@@ -42,6 +43,7 @@ export function encodeOptions(opts: FleetOptions, epoch: Date, tl: Timeline): Wi
       payToChangeAt: tl.payToChangeAt.toISOString(),
       networkAddedAt: tl.networkAddedAt.toISOString(),
       docsChangeAt: tl.docsChangeAt.toISOString(),
+      catalogDropAt: tl.catalogDropAt.toISOString(),
       outages: tl.outages.map((w) => ({ start: w.start.toISOString(), end: w.end.toISOString() })),
     },
   };
@@ -57,6 +59,7 @@ export function decodeOptions(w: WireOptions): Omit<FleetOptions, 'clock'> {
       payToChangeAt: new Date(timeline.payToChangeAt),
       networkAddedAt: new Date(timeline.networkAddedAt),
       docsChangeAt: new Date(timeline.docsChangeAt),
+      catalogDropAt: new Date(timeline.catalogDropAt),
       outages: timeline.outages.map((o) => ({ start: new Date(o.start), end: new Date(o.end) })),
     },
   };

@@ -1,5 +1,13 @@
 import { MCP_STATUSES, type PASS_RULE_OF_KIND, SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
+import {
+  adoptLegacyListings,
+  applyStagedDrops,
+  type CatalogRef,
+  DROPPED_EVERYWHERE_NOW,
+  dropMissing,
+  recordListed,
+} from './catalog-presence.ts';
 import { recordActivity } from './activity.ts';
 
 /**
@@ -13,8 +21,12 @@ import { recordActivity } from './activity.ts';
  * - a known record is updated (registry text, usage, price, networks, last_seen_at); first_seen_at,
  *   monitoring_since and created_at never move;
  * - listed → not listed and back are recorded in `listing_events` with the time;
- * - with `delistMissing` (a complete sweep), services of this registry and protocol that the sweep
- *   did not contain are marked listed=false with unlisted_at;
+ * - each catalog (kind + name) keeps its own presence rows (catalog_listing, catalog-presence.ts):
+ *   since when it lists each service, and when it stopped;
+ * - with `delistMissing` (a complete sweep), this catalog's listing of the services the sweep did
+ *   not contain ends; those that no other catalog lists are marked listed=false with unlisted_at
+ *   (one catalog's sweep never unlists what another catalog still lists; likewise a record this
+ *   catalog marks not listed stays listed while another catalog lists it);
  * - a record that arrives already not listed (MCP `deleted` or `deprecated`) and is unknown is
  *   skipped: a takedown of something never tracked is not news, and it must not get probes;
  * - a known record that arrives not listed goes unlisted with event `deleted_status` or
@@ -52,7 +64,12 @@ export interface DiscoveredRecord {
 }
 
 export interface MergeOptions {
+  /** The catalog's configured name (services.registry, catalog_listing.catalog). */
   registry: string;
+  /**
+   * The catalog's kind (catalog_listing.catalog_kind): `x402` for a discovery/resources catalog, whose
+   * records may be MCP servers too (`type: "mcp"` items), `mcp` for an MCP registry.
+   */
   protocol: 'x402' | 'mcp';
   now: Date;
   delistMissing: boolean;
@@ -66,6 +83,10 @@ export interface MergeCounts {
   delisted_status: number;
   delisted_missing: number;
   skipped_unknown_unlisted: number;
+  /** Services this catalog stopped listing in this run (catalog_listing.dropped_at), listed or not elsewhere. */
+  dropped_by_catalog: number;
+  /** Of those, and of the records this catalog marks not listed, the services another catalog still lists. */
+  still_listed_elsewhere: number;
 }
 
 /** Initial interval of a new discovered operation (daily until the third probe; schedule/1). */
@@ -141,6 +162,9 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   await stage(store, records);
   // Restrict matches to this tier/registry/protocol so a registry never touches another's rows.
   const known = `services.id = s.id AND services.tier = 'discovered'`;
+  const catalog: CatalogRef = { kind: protocol, name: registry };
+  await adoptLegacyListings(store, catalog, now);
+  const keptByOthers = await applyStagedDrops(store, catalog, now);
 
   const counts: MergeCounts = {
     seen: records.length,
@@ -150,6 +174,8 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
     delisted_status: 0,
     delisted_missing: 0,
     skipped_unknown_unlisted: 0,
+    dropped_by_catalog: 0,
+    still_listed_elsewhere: keptByOthers,
   };
 
   // 1. Transitions of known services, recorded before the update overwrites `listed`.
@@ -253,21 +279,26 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
      WHERE s.registry_max_price_usd IS NOT NULL AND EXISTS (SELECT 1 FROM services WHERE ${known})`,
   );
 
-  // 4. A complete sweep: whatever this registry listed before and did not list now goes unlisted.
+  // This catalog's presence rows for what it lists now (catalog_listing, migration 024).
+  await recordListed(store, catalog, now);
+
+  // 4. A complete sweep: what this catalog listed before and did not list now is dropped BY THIS
+  //    catalog; a service goes unlisted only when no catalog lists it any more.
   if (opts.delistMissing) {
-    const missing = `FROM services WHERE tier = 'discovered' AND registry = $1 AND protocol = $2 AND listed
-                     AND NOT EXISTS (SELECT 1 FROM ingest_stage s WHERE s.id = services.id)`;
-    counts.delisted_missing = await count(store, `SELECT count(*) AS n ${missing}`, [registry, protocol]);
+    counts.dropped_by_catalog = await dropMissing(store, catalog, now);
+    const params = { kind: protocol, catalog: registry, now };
+    const missing = `FROM services WHERE tier = 'discovered' AND listed AND id IN (${DROPPED_EVERYWHERE_NOW})`;
+    counts.delisted_missing = Number((await store.all<{ n: number | string }>(`SELECT count(*) AS n ${missing}`, params))[0]?.n ?? 0);
+    counts.still_listed_elsewhere += counts.dropped_by_catalog - counts.delisted_missing;
     await store.run(
       `INSERT INTO listing_events (service_id, event_at, listed, registry, reason)
-       SELECT id, $3::TIMESTAMP, false, $1, 'missing_from_sweep' ${missing}`,
-      [registry, protocol, now],
+       SELECT id, $now::TIMESTAMP, false, $catalog, 'missing_from_sweep' ${missing}`,
+      params,
     );
     await store.run(
-      `UPDATE services SET listed = false, unlisted_at = $3::TIMESTAMP, updated_at = $3::TIMESTAMP
-       WHERE tier = 'discovered' AND registry = $1 AND protocol = $2 AND listed
-         AND NOT EXISTS (SELECT 1 FROM ingest_stage s WHERE s.id = services.id)`,
-      [registry, protocol, now],
+      `UPDATE services SET listed = false, unlisted_at = $now::TIMESTAMP, updated_at = $now::TIMESTAMP
+       WHERE tier = 'discovered' AND listed AND id IN (${DROPPED_EVERYWHERE_NOW})`,
+      params,
     );
   }
 

@@ -42,6 +42,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'registry_max_prices', orderBy: 'service_id' },
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
+  { table: 'catalog_listing', orderBy: 'service_id, catalog_kind, catalog' },
   { table: 'service_activity', orderBy: 'service_id, since' },
   { table: 'operation_activity', orderBy: 'service_id, operation, since' },
   { table: 'runs', orderBy: 'started_at, id' },

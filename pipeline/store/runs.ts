@@ -156,10 +156,13 @@ function errorMessage(e: unknown): string {
 }
 
 /** Start time of the latest successful run of a kind (ok or partial), or null. */
-export async function lastRunAt(store: Store, kind: string): Promise<Date | null> {
+export async function lastRunAt(store: Store, kind: string, registry?: string): Promise<Date | null> {
+  // With a registry name: that source's last run only (several catalogs of one kind are each due on their own).
   const rows = await store.all<{ t: string | null }>(
-    `SELECT max(started_at) AS t FROM runs WHERE kind = $1 AND status IN ('ok', 'partial')`,
-    [kind],
+    registry === undefined
+      ? `SELECT max(started_at) AS t FROM runs WHERE kind = $1 AND status IN ('ok', 'partial')`
+      : `SELECT max(started_at) AS t FROM runs WHERE kind = $1 AND status IN ('ok', 'partial') AND json_extract_string(args, '$.registry') = $2`,
+    registry === undefined ? [kind] : [kind, registry],
   );
   const t = rows[0]?.t;
   return t ? new Date(`${t.replace(' ', 'T')}Z`) : null;

@@ -359,6 +359,21 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'RegistryListing.updated_at': d('registry', "The registry's own last-updated time.", 'date-time'),
   'RegistryListing.x402_version': d('registry', 'Protocol version the registry declares.'),
   'RegistryListing.remote_type': d('registry', 'MCP remote transport (streamable-http, sse); null otherwise.'),
+  'RegistryListing.catalogs': d(
+    'atlas',
+    'Every catalog (configured registry source) that lists or listed the service, oldest first; the service is listed while one of them has until null.',
+  ),
+  'RegistryListing.catalogs[].kind': d(
+    'atlas',
+    'Kind of catalog: x402 (a discovery/resources catalog, whose items may be MCP servers) or mcp (an MCP registry).',
+  ),
+  'RegistryListing.catalogs[].name': d('atlas', "The catalog's configured name (e.g. cdp, binance, official)."),
+  'RegistryListing.catalogs[].since': d('atlas', 'When a sweep of this catalog first listed the service.', 'date-time'),
+  'RegistryListing.catalogs[].until': d(
+    'atlas',
+    'When a complete sweep of this catalog first no longer listed it (or the catalog marked it deleted); null while it lists it.',
+    'date-time',
+  ),
 
   // single-service object
   'ServiceDetail.description': d(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
+import { CheckKind, DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
 import { Evidence, EvidenceFile } from './evidence.ts';
 import { PaymentTerms, PaymentTermsFile } from './payment-terms.ts';
 
@@ -12,6 +12,19 @@ export const RegistryUsage = z.strictObject({
 });
 export type RegistryUsage = z.infer<typeof RegistryUsage>;
 
+/**
+ * One catalog (configured registry source) that lists or listed a discovered service: since its
+ * first sweep that listed it, until the complete sweep that no longer did (null while it lists it).
+ */
+export const CatalogPresence = z.strictObject({
+  /** `x402` (a discovery/resources catalog) or `mcp` (an MCP registry): the check kinds of discovered services. */
+  kind: CheckKind.exclude(['reviewed']),
+  name: z.string(),
+  since: DateTime,
+  until: DateTime.nullable(),
+});
+export type CatalogPresence = z.infer<typeof CatalogPresence>;
+
 /** How the registry lists the service (discovered services; null for reviewed ones). */
 export const RegistryListing = z.strictObject({
   registry: z.string().nullable(),
@@ -23,6 +36,8 @@ export const RegistryListing = z.strictObject({
   updated_at: DateTime.nullable(),
   x402_version: z.number().int().nullable(),
   remote_type: z.string().nullable(),
+  /** Every catalog that lists or listed the service, oldest first (the service is listed while one has until null). */
+  catalogs: z.array(CatalogPresence),
 });
 export type RegistryListing = z.infer<typeof RegistryListing>;
 

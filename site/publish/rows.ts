@@ -7,6 +7,7 @@ import {
   REGISTRY_TEXT_NOTICE,
   SCHEDULE_RULE,
   scheduleTierServed,
+  type CatalogPresence,
   type CheckRecord,
   type Claim,
   type CriterionResult,
@@ -128,6 +129,7 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
           updated_at: str(r.registry_updated_at),
           x402_version: num(r.x402_version),
           remote_type: str(r.remote_type),
+          catalogs: json<CatalogPresence[]>(r.catalogs_j, []),
         }
       : null,
     payment_terms: r.has_terms

@@ -90,7 +90,9 @@ SELECT
   dc.criteria::VARCHAR AS criteria,
   -- Outcome reports per outcome and moderation state at the publish instant (macro
   -- atlas_outcome_counts): in the summary row, so a moderation decision changes the fingerprint.
-  orc.j AS outcome_reports_j
+  orc.j AS outcome_reports_j,
+  -- The catalogs that list or listed it (catalog_listing, migration 024), oldest first.
+  cl.j AS catalogs_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -101,7 +103,10 @@ LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
 LEFT JOIN directory_current dc ON dc.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 'n': n} ORDER BY outcome, state))::VARCHAR AS j
-           FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+           FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}
+             ORDER BY first_seen, catalog_kind, catalog))::VARCHAR AS j
+           FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, shard, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, shardBits: number): Statement => ({

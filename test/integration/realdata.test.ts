@@ -90,7 +90,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 function checkCounts(run: Run, x: X402Expected, m: McpExpected, mode: 'registry' | 'files'): void {
   const xs = [...x.services.keys()];
   expect(run.x402.counts).toMatchObject({ inserted: x.services.size, seen: x.services.size, rows: x.rows, complete: true });
-  expect(run.x402.counts.skipped).toMatchObject({ not_http: x.notHttp, duplicate: x.duplicates, invalid_item: 0, invalid_url: 0 });
+  expect(run.x402.counts.skipped).toMatchObject({ unknown_type: x.notHttp, duplicate: x.duplicates, invalid_item: 0, invalid_url: 0 });
   expect(run.x402.counts.noted.http_url).toBe(xs.filter((u) => u.startsWith('http://')).length);
   expect(run.x402.counts.noted.testnet_only).toBe([...x.services.values()].filter((s) => s.mainnet === false).length);
   expect(x.notHttp).toBeGreaterThan(0);

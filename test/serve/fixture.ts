@@ -134,6 +134,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
             updated_at: null,
             x402_version: 2,
             remote_type: null,
+            catalogs: [{ kind: 'x402', name: 'cdp', since: monitoringSince, until: listed ? null : monitoringSince }],
           }
         : null,
     payment_terms:

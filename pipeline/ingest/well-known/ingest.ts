@@ -114,6 +114,8 @@ export async function ingestWellKnown(ctx: Context, store: Store, opts: WellKnow
       delisted_status: 0,
       delisted_missing: 0,
       skipped_unknown_unlisted: 0,
+      dropped_by_catalog: 0,
+      still_listed_elsewhere: 0,
     };
     const perOrigin: WellKnownOriginResult[] = [];
     const batches: { registry: string; records: DiscoveredRecord[] }[] = [];

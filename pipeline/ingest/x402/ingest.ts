@@ -1,3 +1,4 @@
+import { CheckKind } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import { DECOY_PRICE_USD } from '../../x402/networks.ts';
 import type { Store } from '../../store/store.ts';
@@ -6,7 +7,7 @@ import { withIngestRun } from '../runs.ts';
 import { type ReasonCounts, tally } from '../skips.ts';
 import { httpJsonFetcher, readSourceFile, resolveSource, type JsonFetcher } from '../source.ts';
 import { syncKey, writeSyncState } from '../sync-state.ts';
-import { normalizeX402Item, type X402Quirk } from './normalize.ts';
+import { normalizeX402Item, type X402Quirk, type X402SkipReason } from './normalize.ts';
 import { DEFAULT_X402_SWEEP, sweepX402Document, sweepX402Url, type X402Sweep } from './sweep.ts';
 
 /**
@@ -32,7 +33,15 @@ export interface X402IngestCounts extends MergeCounts {
   duplicates: number;
   invalid_item: number;
   invalid_url: number;
+  /** Rows of an unknown `type` (neither `http` nor `mcp`); the older name of `unknown_type`, kept for readers of old runs. */
   not_http: number;
+  unknown_type: number;
+  /** `type: "mcp"` items without an http(s) server URL (nothing to probe). */
+  mcp_no_endpoint: number;
+  /** `type: "mcp"` items kept as MCP servers (services of type mcp_server, rule mcp-reach/3). */
+  mcp_servers: number;
+  /** Invalid optional metadata fields dropped (the resources kept), per field (metadata.ts). */
+  dropped_fields: Record<string, number>;
   templated: number;
   priced: number;
   decoy_prices: number;
@@ -60,8 +69,14 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
         ? sweepX402Document(readSourceFile(ref.path), ref.path)
         : await sweepX402Url(opts.fetcher ?? httpJsonFetcher({ userAgent: ctx.config.probe.userAgent }), ref.url, sweepOpts);
 
-    const skipped = { invalid_item: sweep.invalid_item, invalid_url: 0, not_http: sweep.not_http };
+    const skipped: Record<X402SkipReason, number> = {
+      invalid_item: sweep.invalid_item,
+      invalid_url: 0,
+      unknown_type: sweep.unknown_type,
+      mcp_no_endpoint: 0,
+    };
     const noted: Partial<Record<X402Quirk, number>> = {};
+    const droppedFields: Record<string, number> = {};
     const records: DiscoveredRecord[] = [];
     const ids = new Set<string>();
     // The sweep keeps one item per URL and the id is method + URL, so this stays 0; counted, not assumed.
@@ -79,6 +94,7 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
       ids.add(n.record.id);
       records.push(n.record);
       tally(noted, n.quirks);
+      tally(droppedFields, n.dropped);
     }
 
     const now = ctx.clock();
@@ -94,6 +110,9 @@ export async function ingestX402(ctx: Context, store: Store, opts: X402IngestOpt
       rows: sweep.rows,
       duplicates: sweep.duplicates,
       ...skipped,
+      not_http: skipped.unknown_type,
+      mcp_servers: records.filter((r) => r.protocol === CheckKind.enum.mcp).length,
+      dropped_fields: droppedFields,
       templated: records.filter((r) => r.templated_url).length,
       priced: records.filter((r) => r.registry_price_usd !== null).length,
       decoy_prices: records.filter((r) => (r.registry_price_usd ?? 0) >= DECOY_PRICE_USD).length,

@@ -1,12 +1,14 @@
-import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
+import { CheckKind, PASS_RULE_OF_KIND, ServiceType } from '../../../site/contract/common.ts';
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { networkKind, toCaip2 } from '../../x402/networks.ts';
 import { type LowestPrices, lowestPrices } from '../../x402/prices.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
-import { x402CandidateId } from '../ids.ts';
+import { x402CandidateId, x402McpCandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
+import { isRecord } from '../source.ts';
 import { registryCount, registryTime } from '../time.ts';
 import { httpHost, isTemplatedUrl, normalizeMethod } from '../url.ts';
+import { softDropMetadata } from './metadata.ts';
 import { X402AcceptSchema, X402ItemSchema, type X402Accept, type X402Item } from './schema.ts';
 
 /**
@@ -14,8 +16,24 @@ import { X402AcceptSchema, X402ItemSchema, type X402Accept, type X402Item } from
  * the record went through the sanitizer. Returns a reason instead when the item is unusable.
  */
 export type X402Normalized =
-  | { ok: true; record: DiscoveredRecord; quirks: X402Quirk[] }
-  | { ok: false; reason: 'invalid_item' | 'invalid_url' | 'not_http' };
+  | { ok: true; record: DiscoveredRecord; quirks: X402Quirk[]; dropped: string[] }
+  | { ok: false; reason: X402SkipReason };
+
+/**
+ * Why an item became no service: `invalid_item` (no usable shape), `invalid_url` (no usable http(s)
+ * resource URL), `unknown_type` (a `type` other than `http` or `mcp`), `mcp_no_endpoint` (a
+ * `type: "mcp"` item whose resource is not an http(s) URL of the server, e.g. `mcp://tool/name`:
+ * nothing Atlas can probe).
+ */
+export type X402SkipReason = 'invalid_item' | 'invalid_url' | 'unknown_type' | 'mcp_no_endpoint';
+
+/** The item kinds of the discovery format: `http` (also when `type` is absent) and `mcp`; anything else is unknown. */
+export function x402ItemKind(type: unknown): 'http' | 'mcp' | 'unknown' {
+  if (type === undefined || type === null) return 'http';
+  if (typeof type !== 'string') return 'unknown';
+  const t = type.trim().toLowerCase();
+  return t === 'http' ? 'http' : t === 'mcp' ? 'mcp' : 'unknown';
+}
 
 /**
  * Registry quirks of an item that is KEPT (it becomes a service) but that a reader of the run should
@@ -32,7 +50,9 @@ export type X402Normalized =
  * - `invalid_accept`: an accepts entry without a network (ignored for price and networks);
  * - `no_accepts`: no usable accepts entry at all;
  * - `method_from_output_schema`: the method came from v1 `accepts[].outputSchema.input.method`;
- * - `method_defaulted`: no method anywhere, so GET.
+ * - `method_defaulted`: no method anywhere, so GET;
+ * - `dropped_metadata`: invalid optional metadata fields were dropped, the resource kept (metadata.ts);
+ * - `mcp_item`: a `type: "mcp"` item, kept as the MCP server it names (rule mcp-reach/3).
  */
 export type X402Quirk =
   | 'http_url'
@@ -46,7 +66,9 @@ export type X402Quirk =
   | 'invalid_accept'
   | 'no_accepts'
   | 'method_from_output_schema'
-  | 'method_defaulted';
+  | 'method_defaulted'
+  | 'dropped_metadata'
+  | 'mcp_item';
 
 const MAX_URL = 2048;
 // A resource URL with whitespace, controls or bidi characters is not a URL we will schedule.
@@ -170,16 +192,24 @@ export function registryNetworks(accepts: readonly X402Accept[]): string[] {
   return [...set].sort();
 }
 
+/** The MCP transport a `type: "mcp"` item states (`extensions.bazaar.info.input.transport`); streamable HTTP when none. */
+function mcpTransport(item: X402Item): string {
+  const t = get(item.extensions, 'bazaar', 'info', 'input', 'transport');
+  return typeof t === 'string' && t.trim().toLowerCase() === 'sse' ? 'sse' : 'streamable-http';
+}
+
 export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number | null; secret: string }): X402Normalized {
-  const parsed = X402ItemSchema.safeParse(rawItem);
+  const soft = isRecord(rawItem) ? softDropMetadata(rawItem) : { item: rawItem, dropped: [] };
+  const parsed = X402ItemSchema.safeParse(soft.item);
   if (!parsed.success) return { ok: false, reason: 'invalid_item' };
   const item = parsed.data;
-  if (item.type && item.type.trim().toLowerCase() !== 'http') return { ok: false, reason: 'not_http' };
+  const kind = x402ItemKind(item.type);
+  if (kind === 'unknown') return { ok: false, reason: 'unknown_type' };
   const res = typeof item.resource === 'string' ? { url: item.resource } : item.resource;
   const url = res.url.trim();
-  if (url.length > MAX_URL || BAD_URL_CHARS.test(url)) return { ok: false, reason: 'invalid_url' };
+  if (url.length > MAX_URL || BAD_URL_CHARS.test(url)) return { ok: false, reason: kind === 'mcp' ? 'mcp_no_endpoint' : 'invalid_url' };
   const host = httpHost(url);
-  if (!host) return { ok: false, reason: 'invalid_url' };
+  if (!host) return { ok: false, reason: kind === 'mcp' ? 'mcp_no_endpoint' : 'invalid_url' };
 
   const accepts = parseAccepts(item.accepts);
   const prices = registryPrices(accepts);
@@ -194,15 +224,19 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     accepts.map((a) => sanitizeText(a.description, TEXT_LIMITS.description)).find((d) => d !== null) ??
     null;
 
+  // A `type: "mcp"` item names a paid tool of an MCP server: the service is the server at that URL,
+  // reached like any remote MCP server (a plain GET, rule mcp-reach/3); the catalog's offers still
+  // give its registry price and networks.
+  const mcp = kind === 'mcp';
   const record: DiscoveredRecord = {
-    id: x402CandidateId(method, url),
-    type: 'api_endpoint',
-    protocol: 'x402',
-    pass_rule: PASS_RULE_OF_KIND.x402,
+    id: mcp ? x402McpCandidateId(url) : x402CandidateId(method, url),
+    type: mcp ? ServiceType.enum.mcp_server : ServiceType.enum.api_endpoint,
+    protocol: mcp ? CheckKind.enum.mcp : CheckKind.enum.x402,
+    pass_rule: mcp ? PASS_RULE_OF_KIND.mcp : PASS_RULE_OF_KIND.x402,
     name: label ?? host,
     host,
     url,
-    method,
+    method: mcp ? 'GET' : method,
     templated_url: isTemplatedUrl(url),
     tags: normalizeTags(Array.isArray(item.tags) ? item.tags : get(res, 'tags')),
     description,
@@ -217,11 +251,14 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     registry_networks: registryNetworks(accepts),
     mcp_status: null,
     mcp_server_name: null,
-    remote_type: null,
+    remote_type: mcp ? mcpTransport(item) : null,
     listed: true,
-    registry_raw: sanitizeRaw(rawItem, ctx.secret),
+    registry_raw: sanitizeRaw(soft.item, ctx.secret),
   };
-  return { ok: true, record, quirks: quirksOf(url, version, item.accepts?.length ?? 0, accepts, methodFrom) };
+  const quirks = quirksOf(url, version, item.accepts?.length ?? 0, accepts, mcp ? 'mcp' : methodFrom);
+  if (soft.dropped.length > 0) quirks.push('dropped_metadata');
+  if (mcp) quirks.push('mcp_item');
+  return { ok: true, record, quirks, dropped: soft.dropped };
 }
 
 export { versionOf as x402VersionOf };

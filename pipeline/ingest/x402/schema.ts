@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * The x402 discovery registry ("Bazaar") list format (docs/notes/ingest.md):
- * `GET …/discovery/resources?type=http&limit=L&offset=O` →
- * `{ x402Version, items: [...], pagination: { limit, offset, total } }`.
+ * `GET …/discovery/resources?limit=L&offset=O` (or `&cursor=C`) →
+ * `{ x402Version, items: [...], pagination: { limit, offset, total, nextCursor? } }`.
  *
  * Two levels of strictness, on purpose:
  * - the PAGE must have this shape, or the whole source fails and nothing is stored (a registry that
@@ -18,6 +18,8 @@ export const X402PaginationSchema = z
     limit: Count.nullish(),
     offset: Count.nullish(),
     total: Count.nullish(),
+    /** Cursor paging (newer catalogs): the opaque cursor of the next page; absent or null on the last. */
+    nextCursor: z.string().nullish(),
   })
   .nullish();
 
@@ -25,6 +27,8 @@ export const X402PageSchema = z.looseObject({
   x402Version: z.union([z.number(), z.string()]).nullish(),
   items: z.array(z.record(z.string(), z.unknown())),
   pagination: X402PaginationSchema,
+  /** Some cursor-paged answers carry the next cursor at the top level. */
+  nextCursor: z.string().nullish(),
 });
 export type X402Page = z.infer<typeof X402PageSchema>;
 
@@ -55,7 +59,8 @@ export type X402Accept = z.infer<typeof X402AcceptSchema>;
 export const X402ItemSchema = z.looseObject({
   /** A URL string; some v2-shaped rows carry the payment request's `{ url, serviceName?, tags?, … }` object. */
   resource: z.union([z.string().min(1), z.looseObject({ url: z.string().min(1) })]),
-  type: z.string().nullish(),
+  /** `http` (or absent), `mcp`; anything else is an unknown kind (skipped, counted), not a malformed item. */
+  type: z.unknown().optional(),
   x402Version: z.union([z.number(), z.string()]).nullish(),
   accepts: z.array(z.unknown()).nullish(),
   lastUpdated: z.union([z.string(), z.number()]).nullish(),

@@ -1,18 +1,23 @@
 import { AtlasError, formatIssues } from '../../core/errors.ts';
 import { isRecord, withQuery, type JsonFetcher } from '../source.ts';
 import { X402DumpSchema, X402PageSchema, type X402Dump, type X402Page } from './schema.ts';
-import { x402VersionOf } from './normalize.ts';
+import { x402ItemKind, x402VersionOf } from './normalize.ts';
 
 /**
  * Reading a whole x402 registry: pages → unique raw items. Paging (docs/notes/ingest.md):
- * - request `type=http&limit=L&offset=O`; step the offset by the limit the page ECHOES (registries
- *   round and cap it), not by the number of rows received — so a short page mid-run is survived;
+ * - request `limit=L&offset=O` (no `type` filter unless the configured URL has one: `http` and `mcp`
+ *   items are both read); step the offset by the limit the page ECHOES (registries round and cap
+ *   it), not by the number of rows received — so a short page mid-run is survived;
+ * - a page that names a next cursor (`pagination.nextCursor`, or `nextCursor`) switches to cursor
+ *   paging: the next request is `limit=L&cursor=C`; no next cursor ends the sweep (complete), a
+ *   cursor seen before ends it incomplete;
  * - stop on an empty page, or when the next offset reaches `total`;
  * - when no `total` is given, a page that adds no new URL means the registry is repeating rows
  *   past the end: stop;
- * - skip (and count) items whose `type` is not `http` BEFORE de-duplicating, so an `object` row that
- *   repeats an http resource's URL can never stand in for it;
- * - de-duplicate by resource URL (first occurrence wins; later ones are counted as duplicates);
+ * - skip (and count) items whose `type` is neither `http` nor `mcp` BEFORE de-duplicating, so an
+ *   `object` row that repeats an http resource's URL can never stand in for it;
+ * - de-duplicate by kind and resource URL (first occurrence wins; later ones are counted as
+ *   duplicates; several `mcp` items of one server, one per tool, are one server);
  * - stop after `maxPages`; such a sweep is INCOMPLETE (nothing is delisted on its evidence).
  * Any fetch or shape failure throws: the caller stores nothing from a failed source.
  */
@@ -26,8 +31,8 @@ export interface X402Sweep {
   pages: number;
   rows: number;
   duplicates: number;
-  /** Rows whose `type` is a string other than `http` (e.g. `mcp`, `object`). */
-  not_http: number;
+  /** Rows whose `type` is neither `http` nor `mcp` (e.g. `object`, `facilitator`): skipped as `unknown_type`. */
+  unknown_type: number;
   /** Rows of a bare item list that are not JSON objects. */
   invalid_item: number;
   complete: boolean;
@@ -59,15 +64,13 @@ export function parseX402Dump(doc: unknown, where: string): X402Dump {
   return r.data;
 }
 
-const isNotHttp = (raw: Record<string, unknown>): boolean => typeof raw.type === 'string' && raw.type.trim().toLowerCase() !== 'http';
-
 class Collector {
   readonly byUrl = new Map<string, SweptItem>();
   readonly unkeyed: SweptItem[] = [];
   readonly otherUrls = new Set<string>();
   rows = 0;
   duplicates = 0;
-  notHttp = 0;
+  unknownType = 0;
   invalid = 0;
   /** Adds a page's items; returns how many were new. */
   add(page: X402Page): number {
@@ -81,8 +84,9 @@ class Collector {
         this.invalid++;
         continue;
       }
-      if (isNotHttp(raw)) {
-        this.notHttp++;
+      const kind = x402ItemKind(raw.type);
+      if (kind === 'unknown') {
+        this.unknownType++;
         // Still news for the "no new URL: the registry is repeating itself" stop rule.
         const key = urlKey(raw);
         if (key !== null && !this.otherUrls.has(key)) {
@@ -91,7 +95,8 @@ class Collector {
         }
         continue;
       }
-      const key = urlKey(raw);
+      const url = urlKey(raw);
+      const key = url === null ? null : `${kind}|${url}`;
       if (key === null) {
         // Kept so the normalizer can count it as invalid; cannot be de-duplicated.
         this.unkeyed.push({ raw, pageVersion });
@@ -113,7 +118,7 @@ class Collector {
       pages,
       rows: this.rows,
       duplicates: this.duplicates,
-      not_http: this.notHttp,
+      unknown_type: this.unknownType,
       invalid_item: this.invalid,
       complete,
     };
@@ -126,22 +131,35 @@ const isWholeRegistry = (doc: unknown): boolean =>
 
 export async function sweepX402Url(fetchJson: JsonFetcher, base: string, opts: X402SweepOptions = DEFAULT_X402_SWEEP): Promise<X402Sweep> {
   const c = new Collector();
-  const hasType = new URL(base).searchParams.has('type');
   let offset = 0;
+  let cursor: string | null = null;
+  const cursors = new Set<string>();
   let pages = 0;
   let complete = false;
   while (pages < opts.maxPages) {
-    const url = withQuery(base, { type: hasType ? undefined : 'http', limit: opts.pageSize, offset });
+    const url = withQuery(base, cursor === null ? { limit: opts.pageSize, offset } : { limit: opts.pageSize, cursor });
     const doc = await fetchJson(url);
     // A mirror that serves the whole registry as one file answers every offset with all of it: read it once.
     if (pages === 0 && isWholeRegistry(doc)) return sweepX402Document(doc, base);
-    const page = parseX402Page(doc, `page at offset ${offset}`);
+    const page = parseX402Page(doc, cursor === null ? `page at offset ${offset}` : `page at cursor ${cursor}`);
     pages++;
     if (page.items.length === 0) {
       complete = true;
       break;
     }
     const fresh = c.add(page);
+    const next = page.pagination?.nextCursor ?? page.nextCursor ?? null;
+    if (next !== null && next !== '') {
+      // Cursor paging: the catalog says where the next page starts; a repeated cursor is a loop.
+      if (cursors.has(next)) break;
+      cursors.add(next);
+      cursor = next;
+      continue;
+    }
+    if (cursor !== null) {
+      complete = true;
+      break;
+    }
     const total = page.pagination?.total ?? null;
     const echoed = page.pagination?.limit;
     const step = echoed && echoed > 0 ? echoed : opts.pageSize;

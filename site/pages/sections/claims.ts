@@ -46,7 +46,11 @@ ${l.status ? html`<dt>Registry status</dt><dd>${l.status}</dd>` : html``}
 <dt>First seen</dt><dd>${fmtTime(l.first_seen_at)}</dd><dt>Last seen</dt><dd>${fmtTime(l.last_seen_at)}</dd>
 <dt>Registry updated</dt><dd>${fmtTime(l.updated_at)}</dd>
 ${l.x402_version !== null ? html`<dt>x402 version</dt><dd>${l.x402_version}</dd>` : html``}
-${l.remote_type ? html`<dt>Remote transport</dt><dd>${l.remote_type}</dd>` : html``}</dl>`
+${l.remote_type ? html`<dt>Remote transport</dt><dd>${l.remote_type}</dd>` : html``}
+${l.catalogs.map(
+  (c) =>
+    html`<dt>Catalog ${c.kind}:${c.name}</dt><dd>${c.until ? html`listed ${fmtTime(c.since)} – ${fmtTime(c.until)}` : html`listed since ${fmtTime(c.since)}`}</dd>`,
+)}</dl>`
     : html``
 }
 </section>`;

@@ -89,18 +89,18 @@ describe('registry document forms', () => {
     expect(() => parseDocument(gzipSync(Buffer.alloc(4096, 32)), 'x.json', { maxBytes: 1024 })).toThrow(/gzip/);
   });
 
-  it('x402: a bare item array, a crawler dump (partial or not) and pages; non-http rows are skipped before de-duplication', () => {
+  it('x402: a bare item array, a crawler dump (partial or not) and pages; rows of an unknown type are skipped before de-duplication', () => {
     const url = 'https://api.example/brain-chat';
     // The real dump lists a URL as `http` and again as `object`: whichever comes first, the http row is the service.
     const items = [v1Item(url, { type: 'object' }), v1Item(url), v1Item('https://b.example/y'), v1Item('https://b.example/y'), 'junk'];
     const bare = sweepX402Document(items, 'f');
-    expect(bare).toMatchObject({ pages: 1, rows: 5, not_http: 1, duplicates: 1, invalid_item: 1, complete: true });
+    expect(bare).toMatchObject({ pages: 1, rows: 5, unknown_type: 1, duplicates: 1, invalid_item: 1, complete: true });
     expect(bare.items.map((i) => [i.raw.resource, i.raw.type])).toEqual([
       [url, 'http'],
       ['https://b.example/y', 'http'],
     ]);
     const dump = sweepX402Document({ resources: items, total: 5, crawledAt: '2025-12-31T00:34:27Z', partial: false }, 'f');
-    expect(dump).toMatchObject({ pages: 1, rows: 5, not_http: 1, duplicates: 1, complete: true });
+    expect(dump).toMatchObject({ pages: 1, rows: 5, unknown_type: 1, duplicates: 1, complete: true });
     expect(sweepX402Document({ resources: items, partial: true }, 'f').complete).toBe(false);
     const pages = sweepX402Document([{ items: [v1Item(url)] }, { resources: [v1Item('https://c.example/')] }], 'f');
     expect(pages).toMatchObject({ pages: 2, rows: 2 });
@@ -186,10 +186,10 @@ describe('ingesting the forms', () => {
       writeFileSync(file, gzipSync(Buffer.from(BOM + JSON.stringify({ resources: items, total: 3, partial: false }))));
       const r = await ingestX402(makeContext(dir), store, { source: file });
       expect(r.counts).toMatchObject({ inserted: 2, rows: 3, not_http: 1, complete: true });
-      expect(r.counts.skipped).toMatchObject({ not_http: 1, duplicate: 0, invalid_item: 0, invalid_url: 0 });
+      expect(r.counts.skipped).toMatchObject({ unknown_type: 1, duplicate: 0, invalid_item: 0, invalid_url: 0 });
       expect(r.counts.noted).toEqual({ v1_network_name: 2, method_from_output_schema: 1, method_defaulted: 1, http_url: 1 });
       const runs = await store.all<{ counts: string }>("SELECT counts::VARCHAR AS counts FROM runs WHERE kind = 'ingest_x402'");
-      expect(JSON.parse(runs[0]!.counts)).toMatchObject({ skipped: { not_http: 1 }, noted: { http_url: 1 } });
+      expect(JSON.parse(runs[0]!.counts)).toMatchObject({ skipped: { unknown_type: 1 }, noted: { http_url: 1 } });
       const rows = await store.all<{ method: string; url: string }>('SELECT method, url FROM services ORDER BY url');
       expect(rows).toEqual(
         [
@@ -212,15 +212,15 @@ describe('ingesting the forms', () => {
     }
   });
 
-  it('x402: without a total, a page of only non-http rows is not taken for the registry repeating itself', async () => {
-    const rows = [v1Item('https://a.example/'), v1Item('https://b.example/', { type: 'mcp' }), v1Item('https://c.example/')];
+  it('x402: without a total, a page of only rows of an unknown type is not taken for the registry repeating itself', async () => {
+    const rows = [v1Item('https://a.example/'), v1Item('https://b.example/', { type: 'object' }), v1Item('https://c.example/')];
     const srv = await serveJson((u) => {
       const offset = Number(u.searchParams.get('offset'));
       return { body: { x402Version: 1, items: rows.slice(offset, offset + 1), pagination: { limit: 1, offset } } };
     });
     try {
       const s = await sweepX402Url(httpJsonFetcher({ retries: 0 }), `${srv.url}/discovery/resources`, { pageSize: 1, maxPages: 10 });
-      expect(s).toMatchObject({ rows: 3, not_http: 1, complete: true });
+      expect(s).toMatchObject({ rows: 3, unknown_type: 1, complete: true });
       expect(s.items.map((i) => i.raw.resource)).toEqual(['https://a.example/', 'https://c.example/']);
     } finally {
       await srv.close();
@@ -314,7 +314,7 @@ describe('ingesting the forms', () => {
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^x402 cdp: 1 resources from 1 page\(s\)/m);
       expect(r.stderr).toMatch(/^x402 cdp: skipped 1 duplicate$/m);
-      expect(r.stderr).toMatch(/^x402 cdp: skipped 1 not_http$/m);
+      expect(r.stderr).toMatch(/^x402 cdp: skipped 1 unknown_type$/m);
       expect(r.stderr).toMatch(/^x402 cdp: kept 1 v1_network_name$/m);
     } finally {
       t.cleanup();

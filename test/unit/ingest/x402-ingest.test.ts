@@ -42,7 +42,15 @@ describe('x402 registry ingest', () => {
     await withDb(async (store, dir) => {
       const ctx = makeContext(dir);
       const a = await ingestX402(ctx, store, { source: SAMPLE });
-      expect(a.counts).toMatchObject({ pages: 4, duplicates: 5, invalid_url: 1, not_http: 1, decoy_prices: 1, complete: true });
+      expect(a.counts).toMatchObject({
+        pages: 4,
+        duplicates: 5,
+        invalid_url: 1,
+        unknown_type: 0,
+        mcp_servers: 1,
+        decoy_prices: 1,
+        complete: true,
+      });
       expect(a.counts.inserted).toBeGreaterThanOrEqual(60);
       const first = await dumpIngestTables(store);
       const b = await ingestX402(ctx, store, { source: SAMPLE });
@@ -76,7 +84,18 @@ describe('x402 registry ingest', () => {
       const ops = await store.all(
         "SELECT DISTINCT kind, is_primary, pass_rule, interval_hours, id FROM operations WHERE service_id LIKE 'cand_%'",
       );
-      expect(ops).toEqual([{ kind: 'call', is_primary: true, pass_rule: 'x402-mainnet/2', interval_hours: 24, id: 'primary' }]);
+      // The sample's one `type: "mcp"` item is the MCP server it names, reached with mcp-reach/3.
+      expect(ops).toEqual(
+        expect.arrayContaining([
+          { kind: 'call', is_primary: true, pass_rule: 'x402-mainnet/2', interval_hours: 24, id: 'primary' },
+          { kind: 'call', is_primary: true, pass_rule: 'mcp-reach/3', interval_hours: 24, id: 'primary' },
+        ]),
+      );
+      expect(ops).toHaveLength(2);
+      const mcp = await store.all("SELECT type, protocol, url, remote_type FROM services WHERE tier = 'discovered' AND protocol = 'mcp'");
+      expect(mcp).toEqual([
+        { type: 'mcp_server', protocol: 'mcp', url: 'https://tools.mcp-over-x402.example/mcp', remote_type: 'streamable-http' },
+      ]);
       const ic = await store.all("SELECT DISTINCT from_hours, to_hours, rule, reason FROM interval_changes WHERE service_id LIKE 'cand_%'");
       expect(ic).toEqual([{ from_hours: null, to_hours: 24, rule: 'schedule/1', reason: 'new_until_third_probe' }]);
       const runs = await store.all<{ status: string }>("SELECT status FROM runs WHERE kind = 'ingest_x402'");
@@ -103,9 +122,9 @@ describe('x402 registry ingest', () => {
         const [row] = await store.all<{ name: string; description: string; tags: string[]; raw: string }>(
           "SELECT name, description, tags, registry_raw::VARCHAR AS raw FROM services WHERE host = 'evil.example'",
         );
-        expect(row!.name.length).toBe(120);
-        expect(row!.name.startsWith('Safegnp.exe <script>alert(1)</script>NNN')).toBe(true);
-        expect(row!.name.endsWith('…')).toBe(true);
+        // A 10 kB serviceName is dropped (soft-dropped metadata, counted), so the host names the service.
+        expect(row!.name).toBe('evil.example');
+        expect(row!.raw).not.toContain('NNNN');
         expect(row!.description).toBe('descok');
         expect(row!.tags).toEqual(['script', 'ab']);
         expect(row!.raw).not.toMatch(/\\u202e|\\u0007|\\u0000|\\u200b/i);
@@ -132,7 +151,8 @@ describe('x402 registry ingest', () => {
           const offsets = s.requests.map((q) => q.searchParams.get('offset'));
           // Stepped by the echoed limit (10), not the requested one (100) nor the rows received.
           expect(offsets.slice(0, 3)).toEqual(['0', '10', '20']);
-          expect(s.requests[0]!.searchParams.get('type')).toBe('http');
+          // No type filter: http and mcp items are both read.
+          expect(s.requests[0]!.searchParams.has('type')).toBe(false);
           if (total) expect(offsets).toEqual(['0', '10', '20']);
           else {
             expect(offsets).toEqual(['0', '10', '20', '30']); // the 4th page repeated rows: stop

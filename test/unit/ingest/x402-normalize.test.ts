@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isTemplatedUrl, normalizeX402Item, registryTime, sanitizeRaw, x402CandidateId } from '../../../pipeline/ingest/index.ts';
+import {
+  isTemplatedUrl,
+  normalizeX402Item,
+  registryTime,
+  sanitizeRaw,
+  validMetadata,
+  x402CandidateId,
+  x402McpCandidateId,
+} from '../../../pipeline/ingest/index.ts';
 import { x402Item } from './support.ts';
 
 const norm = (item: unknown, pageVersion: number | null = null) => {
@@ -118,7 +126,60 @@ describe('x402 registry item → service record', () => {
     expect(s({ accepts: [] })).toEqual({ ok: false, reason: 'invalid_item' });
     expect(s(x402Item('ftp://a.example/x'))).toEqual({ ok: false, reason: 'invalid_url' });
     expect(s(x402Item('https://a.example/\u202Ex'))).toEqual({ ok: false, reason: 'invalid_url' });
-    expect(s(x402Item('https://a.example/x', { type: 'mcp' }))).toEqual({ ok: false, reason: 'not_http' });
+    expect(s(x402Item('https://a.example/x', { type: 'object' }))).toEqual({ ok: false, reason: 'unknown_type' });
+    expect(s(x402Item('https://a.example/x', { type: 7 }))).toEqual({ ok: false, reason: 'unknown_type' });
+    expect(s(x402Item('mcp://tool/get_weather', { type: 'mcp' }))).toEqual({ ok: false, reason: 'mcp_no_endpoint' });
+    expect(s(x402Item('not a url', { type: 'MCP' }))).toEqual({ ok: false, reason: 'mcp_no_endpoint' });
+  });
+
+  it('a type "mcp" item with an http(s) server URL is the MCP server it names, probed with mcp-reach', () => {
+    const s = (item: unknown) => normalizeX402Item(item, { pageVersion: 2, secret: 's' });
+    const item = x402Item('https://tools.example/mcp', {
+      type: 'mcp',
+      serviceName: 'Paid tools',
+      extensions: { bazaar: { info: { input: { type: 'mcp', toolName: 'search', transport: 'sse' } } } },
+    });
+    const r = s(item);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.record).toMatchObject({
+      id: x402McpCandidateId('https://tools.example/mcp'),
+      type: 'mcp_server',
+      protocol: 'mcp',
+      pass_rule: 'mcp-reach/3',
+      method: 'GET',
+      remote_type: 'sse',
+      name: 'Paid tools',
+      registry_price_usd: 0.01,
+    });
+    expect(r.record.id).not.toBe(x402CandidateId('GET', 'https://tools.example/mcp'));
+    expect(r.quirks).toContain('mcp_item');
+    expect(r.quirks).not.toContain('method_defaulted');
+    const plain = s(x402Item('https://tools.example/mcp', { type: 'mcp' }));
+    expect(plain.ok && plain.record.remote_type).toBe('streamable-http');
+  });
+
+  it('drops invalid optional metadata field by field and keeps the resource', () => {
+    const s = (item: unknown) => normalizeX402Item(item, { pageVersion: 2, secret: 's' });
+    const r = s(
+      x402Item('https://h.example/x', {
+        serviceName: 'N'.repeat(121),
+        label: 'Fallback',
+        description: { html: '<b>x</b>' },
+        tags: 'weather',
+        iconUrl: 'javascript:alert(1)',
+        resource: { url: 'https://h.example/x', serviceName: 42, description: 'From the resource' },
+      }),
+    );
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.dropped.sort()).toEqual(['description', 'iconUrl', 'resource.serviceName', 'serviceName', 'tags']);
+    expect(r.quirks).toContain('dropped_metadata');
+    expect(r.record).toMatchObject({ name: 'Fallback', description: 'From the resource', tags: [], url: 'https://h.example/x' });
+    const raw = r.record.registry_raw as Record<string, unknown>;
+    for (const k of ['serviceName', 'description', 'tags', 'iconUrl']) expect(raw).not.toHaveProperty(k);
+    const ok = s(x402Item('https://h.example/x', { serviceName: 'N'.repeat(120), iconUrl: 'https://h.example/i.png', tags: ['a', 1] }));
+    expect(ok.ok && ok.dropped).toEqual([]);
+    expect(ok.ok && ok.quirks).not.toContain('dropped_metadata');
+    expect(validMetadata('iconUrl', 'http://h.example/i.png')).toBe(false);
   });
 
   it('sanitizes hostile text; the raw item keeps sanitized strings and a hash instead of payTo', () => {
@@ -126,16 +187,19 @@ describe('x402 registry item → service record', () => {
     const r = norm(
       x402Item('https://evil.example/x', { serviceName: hostile, description: 'line1\nline2\u001b[31m\u2066', tags: ['\u202Ecrypto'] }),
     );
-    expect(r.name.length).toBeLessThanOrEqual(120);
-    expect(r.name.startsWith('Evil txt.exe <script>alert(1)</script> AAA')).toBe(true);
-    expect(r.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
+    // A 10 kB serviceName is not a name: dropped (soft-dropped metadata), so the host names it.
+    expect(r.name).toBe('evil.example');
+    const short = norm(x402Item('https://evil.example/x', { serviceName: hostile.slice(0, 110) }));
+    expect(short.name.startsWith('Evil txt.exe <script>alert(1)</script> AAA')).toBe(true);
+    expect(short.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
     expect(r.description).toBe('line1 line2[31m');
     expect(r.tags).toEqual(['crypto']);
     const raw = JSON.stringify(r.registry_raw);
     expect(raw).not.toMatch(/\\u202e|\\u0007|\\u0000|\u202E/i);
     expect(raw).not.toContain('0x1111111111111111111111111111111111111111');
     expect(raw).toContain('payTo_hash');
-    expect((r.registry_raw as { serviceName: string }).serviceName.length).toBeLessThanOrEqual(1000);
+    expect((r.registry_raw as { serviceName?: string }).serviceName).toBeUndefined();
+    expect(JSON.stringify(short.registry_raw)).not.toMatch(/\u202e|\u0007|\u0000|\u202E/i);
     expect(sanitizeRaw({ a: Array.from({ length: 80 }, (_, i) => i) }, 's')).toEqual({
       a: [...Array.from({ length: 50 }, (_, i) => i), '[30 more items capped]'],
     });

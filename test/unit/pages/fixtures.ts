@@ -87,6 +87,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
       updated_at: '2026-11-10T00:00:00.000Z',
       x402_version: 2,
       remote_type: null,
+      catalogs: [{ kind: 'x402', name: 'fleet', since: '2026-11-11T12:00:00.000Z', until: null }],
     },
     payment_terms: {
       current_since: '2026-11-20T00:00:00.000Z',

@@ -129,6 +129,8 @@ describe('service page', () => {
     expect(page).toContain('href="/api/v1/services/cand_0123456789abcdef0123"');
     expect(page).toContain('<code>timeout</code>');
     expect(page).toContain('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
+    // Which catalogs list it, since when (registry_listing.catalogs).
+    expect(page).toContain('<dt>Catalog x402:fleet</dt><dd>listed since 2026-11-11 12:00 UTC</dd>');
   });
 
   it("names the latest check's payment protocols, and an MCP check's auth schemes (none named: said so)", () => {
