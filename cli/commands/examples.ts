@@ -16,6 +16,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'ingest x402': ['atlas ingest x402 --source https://registry.example/list --registry example-x402'],
   'ingest mcp': ['atlas ingest mcp --source ./snapshots/mcp.json --registry official-mcp --full'],
   'ingest well-known': ["atlas ingest well-known --origins ./sellers.txt  # one origin per line; each origin's /.well-known/x402"],
+  'ingest registries': ['atlas ingest registries --only cdp     # one configured catalog; without --only, every enabled one'],
   'ingest inbox': ['atlas ingest inbox                     # load submissions the server queued'],
   'ingest checks': ["atlas ingest checks ./batches          # load the probe workers' batch files (each once)"],
   moderate: ['atlas moderate run                      # decide every undecided outcome report by the rules'],
