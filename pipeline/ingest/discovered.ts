@@ -89,6 +89,19 @@ export interface MergeCounts {
   still_listed_elsewhere: number;
 }
 
+/** Counts of a merge that has done nothing yet (also the base of a sum over several merges). */
+export const noMerges = (): MergeCounts => ({
+  seen: 0,
+  inserted: 0,
+  updated: 0,
+  relisted: 0,
+  delisted_status: 0,
+  delisted_missing: 0,
+  skipped_unknown_unlisted: 0,
+  dropped_by_catalog: 0,
+  still_listed_elsewhere: 0,
+});
+
 /** Initial interval of a new discovered operation (daily until the third probe; schedule/1). */
 export const NEW_DISCOVERED_INTERVAL_HOURS = 24;
 
@@ -166,17 +179,7 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
   await adoptLegacyListings(store, catalog, now);
   const keptByOthers = await applyStagedDrops(store, catalog, now);
 
-  const counts: MergeCounts = {
-    seen: records.length,
-    inserted: 0,
-    updated: 0,
-    relisted: 0,
-    delisted_status: 0,
-    delisted_missing: 0,
-    skipped_unknown_unlisted: 0,
-    dropped_by_catalog: 0,
-    still_listed_elsewhere: keptByOthers,
-  };
+  const counts: MergeCounts = { ...noMerges(), seen: records.length, still_listed_elsewhere: keptByOthers };
 
   // 1. Transitions of known services, recorded before the update overwrites `listed`.
   counts.relisted = await count(

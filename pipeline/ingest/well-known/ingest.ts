@@ -3,7 +3,7 @@ import { RunStatus } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
 import type { EdgeOptions } from '../../probe/safe-fetch.ts';
 import type { Store } from '../../store/store.ts';
-import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
+import { mergeDiscovered, noMerges, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
 import { withIngestRun } from '../runs.ts';
 import type { ReasonCounts } from '../skips.ts';
 import { fetchWellKnown, WELL_KNOWN_MAX_BYTES, type WellKnownFetched } from './fetch.ts';
@@ -107,15 +107,7 @@ export async function ingestWellKnown(ctx: Context, store: Store, opts: WellKnow
       declared: 0,
       skipped: {},
       noted: {},
-      seen: 0,
-      inserted: 0,
-      updated: 0,
-      relisted: 0,
-      delisted_status: 0,
-      delisted_missing: 0,
-      skipped_unknown_unlisted: 0,
-      dropped_by_catalog: 0,
-      still_listed_elsewhere: 0,
+      ...noMerges(),
     };
     const perOrigin: WellKnownOriginResult[] = [];
     const batches: { registry: string; records: DiscoveredRecord[] }[] = [];
