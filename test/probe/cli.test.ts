@@ -59,7 +59,7 @@ describe('atlas probe (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('probes what is due once per slot; a rerun in the same slot does nothing; --all stores no second row', async () => {
     const { t, base } = await setup([
@@ -110,7 +110,7 @@ describe('atlas probe (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('without --allow-private the guard refuses the loopback fleet and nothing is sent', async () => {
     const { t, base } = await setup([{ id: 'cand_guard', ops: [{ url: srv.url('website', '/guarded'), rule: 'mcp-reach/3' }] }]);
@@ -124,7 +124,7 @@ describe('atlas probe (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('SIGKILL mid-run: committed checks survive, the rerun fills the gap with no duplicate and no lost slot', async () => {
     const services: SeedService[] = Array.from({ length: 400 }, (_, i) => ({

@@ -47,5 +47,5 @@ describe('atlas compute', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -76,7 +76,7 @@ describe('default fleet', () => {
     console.log(
       `fleet: ${results.length} endpoints answered as expected (${passing} expected to pass, ${results.length - passing} to fail)`,
     );
-  });
+  }, 60_000);
 });
 
 describe('x402 behaviours', () => {

@@ -209,7 +209,7 @@ describe('MCP registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 60_000);
 
   it('a malformed page leaves the database unchanged', async () => {
     await withDb(async (store, dir) => {

@@ -31,5 +31,5 @@ describe('atlas publish', () => {
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 });
