@@ -9,7 +9,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     ...loopbackOnly(),
-    testTimeout: 60_000,
+    // A test that hangs fails in 10 s, not a minute. The tests that legitimately need longer (real
+    // cycles, child processes, worlds of thousands of rows) state their own timeout beside them.
+    // Hooks start whole worlds (fleets, databases, servers) and keep a minute.
+    testTimeout: 10_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Two workers even on two cores: many tests spend their time waiting on sockets and child

@@ -20,6 +20,11 @@ export const MIN = 60_000;
 export const HOUR = 60 * MIN;
 /** A Monday; cron fires on the cadence's boundaries and the cycle starts 30 s later. */
 export const START = Date.parse('2026-11-16T00:00:30Z');
+/**
+ * A Wednesday of the same week, for the hourly-cadence test: the epoch-aligned weekly slot boundary
+ * (Thursday 00:00) and a daily one fall within its first day and a half of cycles.
+ */
+export const WEDNESDAY = Date.parse('2026-11-18T00:00:30Z');
 export const JOBS = ['probe', 'compute', 'publish', 'docs', 'report'] as const;
 export type Job = (typeof JOBS)[number];
 
@@ -73,10 +78,11 @@ export interface CronWorld {
 /** The loopback service's listing (file `cron.json`, id svc_cron), its hosts under *.cron.test. */
 export const CRON_RESOLVE = { '*.cron.test': '127.0.0.1' };
 
-export async function cronWorld(everyMinutes?: number): Promise<CronWorld> {
+/** The world at a cycle cadence (default: the config's) whose clock starts at `start` (default START). */
+export async function cronWorld(everyMinutes?: number, start: number = START): Promise<CronWorld> {
   const t = tempDir('atlas-status-cron-');
   const svc = await startService();
-  const clock = testClock(new Date(START).toISOString());
+  const clock = testClock(new Date(start).toISOString());
   // No cadence given: the config's default.
   const config = parseConfig({
     ...(everyMinutes === undefined ? {} : { cycle: { everyMinutes } }),

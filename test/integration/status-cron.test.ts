@@ -15,47 +15,48 @@ import { byJob, CRON_RESOLVE, cronWorld, HOUR, MIN, pageRow, runKinds, START, se
  * weekly. And the path cron takes: `atlas cycle` as a process records each job under its own kind.
  */
 describe('status under cron at the default five-minute cadence', () => {
-  it('two hours of cycles: zero missed; three hours without a cycle: exactly 36 missed slots of each job due every cycle', async () => {
+  it('an hour of cycles: zero missed; three hours without a cycle: exactly 36 missed slots of each job due every cycle', async () => {
     const world = await cronWorld(); // the config's default cadence
     try {
       expect(world.ctx.config.cycle.everyMinutes).toBe(5);
-      expect(await world.cron(2 * HOUR)).toBe(24);
-      expect(await runKinds(world.store)).toMatchObject({ cycle: 24, probe: 24, docs: 24, compute: 24, publish: 24, report: 1 });
+      // An hour (twelve cycles) holds every claim two did: the windows count from the first run.
+      expect(await world.cron(HOUR)).toBe(12);
+      expect(await runKinds(world.store)).toMatchObject({ cycle: 12, probe: 12, docs: 12, compute: 12, publish: 12, report: 1 });
 
-      world.clock.set(new Date(START + 2 * HOUR - 3 * MIN)); // two minutes after the last cycle
+      world.clock.set(new Date(START + HOUR - 3 * MIN)); // two minutes after the last cycle
       const steady = await served(world);
       expect(steady.status.cycle_every_minutes).toBe(5);
       expect(byJob(steady.status, '24h')).toEqual({
-        probe: { scheduled: 24, ran: 24, missed: 0 },
-        compute: { scheduled: 24, ran: 24, missed: 0 },
-        publish: { scheduled: 24, ran: 24, missed: 0 },
+        probe: { scheduled: 12, ran: 12, missed: 0 },
+        compute: { scheduled: 12, ran: 12, missed: 0 },
+        publish: { scheduled: 12, ran: 12, missed: 0 },
         docs: { scheduled: 1, ran: 1, missed: 0 },
         report: { scheduled: 0, ran: 0, missed: 0 },
       });
       expect(steady.page).toContain('<dt>Expected cycle</dt><dd>every 5 min');
-      expect(pageRow(steady.page, 'probe')).toContain('<td>every 5 min</td><td class="num">24/24</td>');
+      expect(pageRow(steady.page, 'probe')).toContain('<td>every 5 min</td><td class="num">12/12</td>');
       expect(pageRow(steady.page, 'docs')).toContain('<td>daily</td><td class="num">1/1</td>');
 
-      // Cron stops from 02:00 to 05:00: 36 five-minute slots.
-      world.clock.set(new Date(START + 5 * HOUR));
+      // Cron stops from 01:00 to 04:00: 36 five-minute slots.
+      world.clock.set(new Date(START + 4 * HOUR));
       const gap = await served(world);
       expect(byJob(gap.status, '24h')).toEqual({
-        probe: { scheduled: 60, ran: 24, missed: 36 },
-        compute: { scheduled: 60, ran: 24, missed: 36 },
-        publish: { scheduled: 60, ran: 24, missed: 36 },
+        probe: { scheduled: 48, ran: 12, missed: 36 },
+        compute: { scheduled: 48, ran: 12, missed: 36 },
+        publish: { scheduled: 48, ran: 12, missed: 36 },
         docs: { scheduled: 1, ran: 1, missed: 0 },
         report: { scheduled: 0, ran: 0, missed: 0 },
       });
-      expect(pageRow(gap.page, 'probe')).toContain('24/60 <span class="no">(36 missed)</span>');
+      expect(pageRow(gap.page, 'probe')).toContain('12/48 <span class="no">(36 missed)</span>');
 
       // Cron resumes for an hour; the gap stays exactly what it was.
       await world.cron(HOUR);
-      world.clock.set(new Date(START + 6 * HOUR - 3 * MIN));
+      world.clock.set(new Date(START + 5 * HOUR - 3 * MIN));
       const after = await served(world);
       expect(byJob(after.status, '24h')).toEqual({
-        probe: { scheduled: 72, ran: 36, missed: 36 },
-        compute: { scheduled: 72, ran: 36, missed: 36 },
-        publish: { scheduled: 72, ran: 36, missed: 36 },
+        probe: { scheduled: 60, ran: 24, missed: 36 },
+        compute: { scheduled: 60, ran: 24, missed: 36 },
+        publish: { scheduled: 60, ran: 24, missed: 36 },
         docs: { scheduled: 1, ran: 1, missed: 0 },
         report: { scheduled: 0, ran: 0, missed: 0 },
       });

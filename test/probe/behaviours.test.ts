@@ -145,5 +145,5 @@ describe('probe against every behaviour', () => {
     } finally {
       store.close();
     }
-  });
+  }, 60_000);
 });

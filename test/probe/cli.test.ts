@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../pipeline/store/index.ts';
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../helpers/cli.ts';
 import { openTestStore, tempDir } from '../helpers/context.ts';
 import { startBehaviourServer, type BehaviourServer } from './behaviour-server.ts';
 import { seedServices, type SeedService } from './seed.ts';
@@ -45,20 +45,21 @@ describe('atlas probe (CLI)', () => {
   it('rejects bad option values with exit 2 and one line', async () => {
     const { t, base } = await setup([]);
     try {
-      // Each value check is unit-tested in-process; here the process contract (exit 2, one line).
-      for (const bad of [
+      // Each value check is unit-tested in-process; here the CLI contract (exit 2, one line): the
+      // first as a real process, the others through the same main() in this one.
+      for (const [i, bad] of [
         ['--concurrency', '0'],
         ['--shard', '3/3'],
         ['--only', 'docs'],
-      ]) {
-        const r = await runCli([...base, 'probe', ...bad]);
+      ].entries()) {
+        const r = await (i === 0 ? runCli : runCliInProcess)([...base, 'probe', ...bad]);
         expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
       }
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('probes what is due once per slot; a rerun in the same slot does nothing; --all stores no second row', async () => {
     const { t, base } = await setup([
@@ -70,7 +71,8 @@ describe('atlas probe (CLI)', () => {
       const first = await runCli([...base, 'probe', '--allow-private']);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toMatch(/^probe: 3\/3 due checked, 3 stored \(3 passed, 0 failed: ok=3\)/);
-      const again = await runCli([...base, 'probe', '--allow-private', '--json']);
+      // The first run is the process cron starts; the reruns go through the same main() in-process.
+      const again = await runCliInProcess([...base, 'probe', '--allow-private', '--json']);
       expect(again.code, again.stderr).toBe(0);
       // One line per probe job: the calls (kind probe), then the documentation pages (kind docs).
       const lines = again.stderr
@@ -82,7 +84,7 @@ describe('atlas probe (CLI)', () => {
         expect.objectContaining({ level: 'info', msg: 'probe finished', kind: 'probe', due: 0, stored: 0 }),
         expect.objectContaining({ level: 'info', msg: 'docs finished', kind: 'docs', due: 0, stored: 0 }),
       ]);
-      const all = await runCli([...base, 'probe', '--allow-private', '--all']);
+      const all = await runCliInProcess([...base, 'probe', '--allow-private', '--all']);
       expect(all.code, all.stderr).toBe(0);
       expect(all.stderr).toMatch(/3\/3 due checked, 0 stored/);
       const n = await rows(t.dir, 'SELECT count(*)::INT AS n, count(DISTINCT (service_id, operation, slot))::INT AS k FROM checks');
@@ -94,18 +96,27 @@ describe('atlas probe (CLI)', () => {
         { kind: 'probe', status: 'ok', n: 3 },
       ]);
       // The next hour's slot is due again for the hourly reviewed service only.
-      const later = await runCli(['--data', t.dir, '--config', base[3]!, '--now', '2026-11-25T13:00:00Z', 'probe', '--allow-private']);
+      const later = await runCliInProcess([
+        '--data',
+        t.dir,
+        '--config',
+        base[3]!,
+        '--now',
+        '2026-11-25T13:00:00Z',
+        'probe',
+        '--allow-private',
+      ]);
       expect(later.stderr).toMatch(/^probe: 1\/1 due checked, 1 stored/);
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('without --allow-private the guard refuses the loopback fleet and nothing is sent', async () => {
     const { t, base } = await setup([{ id: 'cand_guard', ops: [{ url: srv.url('website', '/guarded'), rule: 'mcp-reach/3' }] }]);
     try {
       const before = srv.seen.filter((s) => s.host === 'website.t.test').length;
-      const r = await runCli([...base, 'probe']);
+      const r = await runCliInProcess([...base, 'probe']);
       expect(r.code, r.stderr).toBe(0);
       const stored = await rows(t.dir, 'SELECT passed, reason, status FROM checks');
       expect(stored).toEqual([{ passed: false, reason: 'blocked_address', status: null }]);
@@ -113,7 +124,7 @@ describe('atlas probe (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('SIGKILL mid-run: committed checks survive, the rerun fills the gap with no duplicate and no lost slot', async () => {
     const services: SeedService[] = Array.from({ length: 400 }, (_, i) => ({
@@ -154,7 +165,7 @@ describe('atlas probe (CLI)', () => {
       expect(partial[0]!.n as number).toBeLessThan(400);
       const killedRun = await rows(t.dir, 'SELECT status, finished_at FROM runs');
       expect(killedRun).toEqual([{ status: 'running', finished_at: null }]);
-      const rerun = await runCli([...base, 'probe', '--allow-private', '--concurrency', '32']);
+      const rerun = await runCliInProcess([...base, 'probe', '--allow-private', '--concurrency', '32']);
       expect(rerun.code, rerun.stderr).toBe(0);
       const after = await rows(
         t.dir,
@@ -181,5 +192,5 @@ describe('atlas probe (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 180_000); // 400 services probed by two CLI runs, one of them a child process
 });

@@ -28,16 +28,18 @@ describe('safeFetch: the HTTP edge', () => {
     await srv.close();
   });
 
-  it('times out a server that never answers, within the deadline', async () => {
+  // No wall-clock bounds on totalMs: a loaded machine stretches them. The deadline firing is the
+  // reason `timeout`; a fetch that outlived it would hang the test into its timeout instead.
+  it('times out a server that never answers, at the deadline', async () => {
     const r = await safeFetch(get(srv.url('slow')), { ...base, timeoutMs: 300 });
     expect(r).toMatchObject({ ok: false, reason: 'timeout' });
-    expect(r.totalMs).toBeLessThan(2000);
   });
 
   it('an endless SSE stream finishes: status and headers, then the body is aborted', async () => {
-    const r = await safeFetch(get(srv.url('endless-sse'), { wantBody: () => false }), base);
+    // A generous deadline, so only an edge that kept reading the stream (not a slow machine) gets
+    // `timeout` instead of the answer.
+    const r = await safeFetch(get(srv.url('endless-sse'), { wantBody: () => false }), { ...base, timeoutMs: 5_000 });
     expect(r).toMatchObject({ ok: true, status: 200, body: null, truncated: false });
-    expect(r.totalMs).toBeLessThan(1000);
   });
 
   it('an endless body is cut at the cap and marked truncated (too_large is the rule’s call)', async () => {

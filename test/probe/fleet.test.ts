@@ -86,5 +86,5 @@ describe('probe against the fleet', () => {
     } finally {
       store.close();
     }
-  });
+  }, 60_000);
 });

@@ -173,7 +173,7 @@ describe('runProbe', () => {
         { kind: 'probe', n: 3 },
       ]);
     });
-  });
+  }, 60_000);
 
   it('bad options are bad_usage', async () => {
     await withDb(async (store, dir) => {

@@ -129,7 +129,7 @@ describe('probe shards with batch files', () => {
       w.close();
       b.close();
     }
-  });
+  }, 60_000);
 
   it('a torn file is refused with its name; the other files still load', async () => {
     const out = join(t.dir, 'torn');
@@ -159,7 +159,7 @@ describe('probe shards with batch files', () => {
     } finally {
       w.close();
     }
-  });
+  }, 60_000);
 
   it('atlas probe --out and atlas ingest checks from the command line (exit 2 naming a refused file)', async () => {
     const out = join(t.dir, 'cli-batches');
@@ -190,5 +190,5 @@ describe('probe shards with batch files', () => {
     expect(ingest.code).toBe(2);
     expect(ingest.stderr).toContain('probe_20261125T121000Z_00000000.checks.jsonl');
     expect(ingest.stderr).toMatch(/1 of 2 batch files loaded/);
-  });
+  }, 60_000);
 });

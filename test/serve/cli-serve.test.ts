@@ -4,7 +4,7 @@ import { openStore } from '../../pipeline/store/store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 import { writeGeneration } from './fixture.ts';
-import { type ServeProcess, startServeProcess } from './serve-process.ts';
+import { type ServeProcess, startServeProcess, waitFor } from './serve-process.ts';
 
 /** `atlas serve --port 0` on a real socket: prints the URL, answers, shuts down cleanly on SIGTERM. */
 describe('atlas serve / atlas ingest inbox (CLI)', () => {
@@ -24,11 +24,11 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
       });
       // The tree was written after start: the watcher picks it up.
       let total = -1;
-      for (let i = 0; i < 100 && total < 0; i++) {
+      await waitFor('the published tree served', async () => {
         const r = await fetch(`${url}/api/v1/services?scope=index`);
         if (r.status === 200) total = ((await r.json()) as { total: number }).total;
-        else await new Promise((res) => setTimeout(res, 50));
-      }
+        return total >= 0;
+      });
       expect(total).toBe(2);
       const fb = await fetch(`${url}/api/v1/feedback`, {
         method: 'POST',

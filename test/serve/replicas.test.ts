@@ -15,7 +15,7 @@ const NOW = '2026-11-25T12:00:00Z';
  * from X-Forwarded-For (serve.trustProxy on), so each scenario has its own address.
  */
 describe('atlas serve replicas over one data folder', () => {
-  it('a key created on one is accepted by the others within 2 s; repeats answer the first report; the key limit holds across them', async () => {
+  it('a key created on one is accepted by the others once they follow it; repeats answer the first report; the key limit holds across them', async () => {
     const tmp = tempDir('atlas-replicas-');
     const config = join(tmp.dir, 'atlas.config.json');
     writeFileSync(
@@ -52,10 +52,11 @@ describe('atlas serve replicas over one data folder', () => {
       const knownOn = (servers: ServeProcess[], key: string) =>
         waitFor('key known on the other replicas', async () => (await Promise.all(servers.map((s) => knows(s, key)))).every(Boolean));
 
-      // 1. A key created on A is accepted on B and C within 2 s.
+      // 1. A key created on A is accepted on B and C. How soon is the follow interval (500 ms by
+      // default, asserted in test/unit/serve/replicas.test.ts), not a wall-clock bound here.
       const k1 = await newKey(a, '192.0.2.1');
       expect(await knows(a, k1.key)).toBe(true);
-      expect(await knownOn([b, c], k1.key)).toBeLessThan(2000);
+      await knownOn([b, c], k1.key);
 
       // 2. A report on A; once B has followed A past it, the repeat on B answers 200 with A's receipt.
       // A poll reads the keys logs before the outcome logs, so a key created on A after the report

@@ -53,9 +53,11 @@ export async function startServeProcess(
 /**
  * Wait for an event observed through `check` (true once it happened), trying every 50 ms until
  * `deadlineMs`; resolves with the time it took, rejects at the deadline. A bounded wait for
- * something another process does, not a sleep standing in for an assertion.
+ * something another process does (it exposes no event to await), not a sleep standing in for an
+ * assertion. The deadline only ends a wait that would never succeed, so it is far above what a slow
+ * machine needs; callers assert on what happened, not on how long it took.
  */
-export async function waitFor(what: string, check: () => Promise<boolean>, deadlineMs = 5000): Promise<number> {
+export async function waitFor(what: string, check: () => Promise<boolean>, deadlineMs = 30_000): Promise<number> {
   const t0 = performance.now();
   for (;;) {
     if (await check()) return performance.now() - t0;

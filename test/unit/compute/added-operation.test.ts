@@ -96,7 +96,7 @@ describe('an operation added to an existing listing', () => {
       const week = await computeWeekFigures(store, new Date(at(DAY0, 7)), new Date(at(DAY0, 14)));
       expect(week.checks.by_kind.reviewed).toEqual({ ran: 168 + 4 + 96, passed: 168 + 4 + 96, missed: 0, pass_rate: 1 });
     });
-  });
+  }, 60_000);
 
   it('a database from before operations had their own start is backfilled by its migration', async () => {
     const t = tempDir('atlas-op-since-');

@@ -87,7 +87,7 @@ describe('compute output contract', () => {
         expect(Number(r!.n), table).toBe(1);
       }
     });
-  });
+  }, 60_000);
 
   it('leaves no temporary tables behind: the views read live data after a run', async () => {
     await withDb(async (store, dir) => {
@@ -107,5 +107,5 @@ describe('compute output contract', () => {
       const [t] = await store.all<{ changes_30d: number }>("SELECT changes_30d FROM terms_90d WHERE service_id = 'cand_v'");
       expect(Number(t!.changes_30d)).toBe(1);
     });
-  });
+  }, 60_000);
 });

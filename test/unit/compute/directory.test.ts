@@ -145,7 +145,7 @@ describe('directory membership, listing-criteria/1', () => {
       const cur = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM directory_current');
       expect(Number(cur[0]!.n)).toBe(3);
     });
-  });
+  }, 60_000);
   it('the rule is view listing_criteria: evaluated at a simulated instant it gives what compute stored', async () => {
     await withDb(async (store, dir) => {
       await goodX402(store, 'cand_ok');

@@ -99,7 +99,7 @@ describe('due offset: the SQL macro equals the TypeScript rule', () => {
         }
       }
     });
-  });
+  }, 60_000);
 });
 
 /** An id whose offset for `hours` at a 5-minute step lies in the middle half of the slot. */
@@ -143,6 +143,7 @@ describe('a due-later check is never missed before it is due', () => {
         expect((await evidenceAt(store, at(next, 0, hours + offsetMs / HOUR_MS - 1 / 60), id)).missed_30d).toBe(1);
       });
     },
+    60_000,
   );
 });
 
@@ -194,5 +195,5 @@ describe('probe with spread: each operation is probed once per slot, at slot sta
     } finally {
       await srv.close();
     }
-  });
+  }, 60_000);
 });

@@ -28,7 +28,7 @@ describe('check intervals, rule schedule/1', () => {
       const e = await evidenceAt(store, at(T0, 2, 2), 'cand_new');
       expect({ h: e.check_interval_hours, name: e.check_interval, fresh: e.freshness }).toEqual({ h: 1, name: 'hourly', fresh: 'fresh' });
     });
-  });
+  }, 60_000);
 
   it('payer bands: >= 100 hourly, 5-99 daily, < 5 or unknown weekly', async () => {
     await withDb(async (store, dir) => {
@@ -63,7 +63,7 @@ describe('check intervals, rule schedule/1', () => {
         reason: 'payers_100_plus',
       });
     });
-  });
+  }, 60_000);
 
   it('every probe failed for 14 days -> monthly; back when a probe passes', async () => {
     await withDb(async (store, dir) => {
@@ -98,7 +98,7 @@ describe('check intervals, rule schedule/1', () => {
       const e = await evidenceAt(store, at(T0, 75), 'cand_fail');
       expect({ checks: e.checks_30d, missed: e.missed_30d, passed: e.passed_30d }).toEqual({ checks: 1, missed: 3, passed: 1 });
     });
-  });
+  }, 60_000);
 
   it('not listed by the registry for 7 days -> monthly; back when listed again', async () => {
     await withDb(async (store, dir) => {
@@ -129,7 +129,7 @@ describe('check intervals, rule schedule/1', () => {
         reason: 'payers_under_5',
       });
     });
-  });
+  }, 60_000);
 
   it('reviewed services stay fixed: calls hourly, documentation daily', async () => {
     await withDb(async (store, dir) => {
@@ -189,5 +189,5 @@ describe('check intervals, rule schedule/1', () => {
         reason: 'reviewed_fixed',
       });
     });
-  });
+  }, 60_000);
 });

@@ -95,7 +95,7 @@ describe('payment_terms.window_start: view terms_90d and the TypeScript rule agr
       );
       expect(seen).toBe(40 * SERVICES);
     });
-  });
+  }, 60_000);
 
   it('withTermsWindowStart completes a file value in place and keeps null terms null', () => {
     const now = Date.UTC(2026, 10, 25, 12);

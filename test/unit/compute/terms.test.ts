@@ -114,7 +114,7 @@ describe('payment terms over 90 days', () => {
         window_start: at(T0, 51),
       });
     });
-  });
+  }, 60_000);
 
   it('invalid probes in between neither count as changes nor reset current_since', async () => {
     await withDb(async (store, dir) => {

@@ -16,7 +16,7 @@ describe('cli basics', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('init twice, then sql prints JSON rows with ISO timestamps', async () => {
     const t = tempDir();
@@ -40,7 +40,7 @@ describe('cli basics', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });
 
 describe('cli help', () => {

@@ -111,5 +111,5 @@ describe('the installation secret must be long enough', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

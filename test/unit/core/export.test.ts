@@ -154,7 +154,7 @@ describe('atlas export (research export)', () => {
       await r.run(`SET VARIABLE atlas_report_until = TIMESTAMP '2026-11-23 00:00:00'`);
       for (const q of RESEARCH_QUERIES) expect((await r.all(q.sql)).length, q.id).toBeGreaterThan(0);
     });
-  });
+  }, 60_000);
 
   it('refuses a non-empty folder without --force; --force replaces it whole', async () => {
     const out = join(t.dir, 'exp-2');
@@ -193,5 +193,5 @@ describe('atlas export (research export)', () => {
       reader.close();
     }
     expect(existsSync(join(out, 'stale.txt'))).toBe(false);
-  });
+  }, 60_000);
 });

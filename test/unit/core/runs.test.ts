@@ -158,5 +158,5 @@ describe('runs: one helper, one id format', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -31,5 +31,5 @@ describe('the installation secret', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

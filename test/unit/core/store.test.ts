@@ -152,5 +152,5 @@ describe('store and migrations', () => {
       s.close();
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -156,7 +156,7 @@ describe('disk failures', () => {
     } finally {
       again.close();
     }
-  });
+  }, 60_000);
 
   it('CLI on read-only storage: exit 2 and one line on stderr', async () => {
     const fs = mounted(8192);
@@ -176,7 +176,7 @@ describe('disk failures', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^atlas: .*read-only/);
-  });
+  }, 60_000);
 
   it('publish on a full disk: storage_unavailable, the half generation removed, the last complete one still served', async () => {
     const t = tempDir();
@@ -217,5 +217,5 @@ describe('disk failures', () => {
     const health = await h.json('/healthz');
     expect(health.status).toBe(200);
     expect(health.body.generation).toBe(firstGeneration);
-  });
+  }, 60_000);
 });

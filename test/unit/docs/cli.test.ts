@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../pipeline/core/clock.ts';
 import { migrate, withStore } from '../../../pipeline/store/index.ts';
 import { fleetConfig, startFleet } from '../../../pipeline/fleet/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { tempDir, testClock } from '../../helpers/context.ts';
 
 describe('atlas docs (CLI)', () => {
@@ -36,7 +36,8 @@ describe('atlas docs (CLI)', () => {
       expect(r1.code, r1.stderr).toBe(0);
       const at2 = new Date(fleet.timeline.docsChangeAt.getTime() + DAY_MS).toISOString();
       clock.set(at2);
-      const r2 = await runCli(['--data', t.dir, '--config', configFile, '--now', at2, 'docs']);
+      // The first `atlas docs` ran as a process; the second goes through the same main() in-process.
+      const r2 = await runCliInProcess(['--data', t.dir, '--config', configFile, '--now', at2, 'docs']);
       expect(r2.code, r2.stderr).toBe(0);
       const rows = await withStore(join(t.dir, 'atlas.duckdb'), (s) =>
         s.all<{ needs_review: boolean; n_snap: number; n_checks: number }>(

@@ -75,5 +75,5 @@ describe('atlas docs against fleet documentation pages', () => {
       await fleet.close();
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -92,5 +92,5 @@ describe('fleet expectations agree with the probe', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 60_000);
 });

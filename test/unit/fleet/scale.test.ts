@@ -118,5 +118,5 @@ describe('fleet in a child process', () => {
       await agent.close();
       await fleet.close();
     }
-  });
+  }, 60_000);
 });

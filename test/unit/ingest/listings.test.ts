@@ -143,7 +143,7 @@ describe('reviewed listings', () => {
       store.close();
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('the CLI loads the good files and exits 2 naming the bad file and zod path', async () => {
     const t = tempDir();
@@ -214,7 +214,7 @@ describe('reviewed listings', () => {
       store.close();
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('a listing that disappears or is set inactive becomes active=false (kept, operations disabled); a rejected file changes nothing', async () => {
     const t = tempDir();
@@ -248,5 +248,5 @@ describe('reviewed listings', () => {
       store.close();
       t.cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -214,7 +214,7 @@ describe('MCP registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 60_000);
 
   it('a tracked server that turns deprecated leaves the directory (unlisted, history kept) and comes back when active', async () => {
     await withDb(async (store, dir) => {

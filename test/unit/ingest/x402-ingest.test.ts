@@ -101,7 +101,7 @@ describe('x402 registry ingest', () => {
       const runs = await store.all<{ status: string }>("SELECT status FROM runs WHERE kind = 'ingest_x402'");
       expect(runs).toEqual([{ status: 'ok' }, { status: 'ok' }]);
     });
-  });
+  }, 60_000);
 
   it('stores hostile registry text sanitized', async () => {
     await withDb(async (store, dir) => {
@@ -163,7 +163,7 @@ describe('x402 registry ingest', () => {
         }
       });
     }
-  });
+  }, 60_000);
 
   it('a malformed page or a failure mid-sweep leaves the database unchanged and records a failed run', async () => {
     await withDb(async (store, dir) => {
@@ -209,7 +209,7 @@ describe('x402 registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 60_000);
 
   it('records delisting and relisting with times from the injected clock; an incomplete sweep delists nothing', async () => {
     await withDb(async (store, dir) => {

@@ -143,5 +143,5 @@ describe('moderation through ingest → moderate → publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

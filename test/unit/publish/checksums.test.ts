@@ -213,7 +213,7 @@ describe('the seal hot path agrees with the contract', () => {
         expect(Checksums.parse(JSON.parse(text))).toEqual(c);
       }),
     );
-  });
+  }, 60_000);
 
   it('buildChecksums refuses an entry that is not a size and a SHA-256', () => {
     expect(() => build([entry('a.json', -1)])).toThrow(/not a size and SHA-256/);

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Manifest } from '../../../site/contract/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { parseWith } from './read-tree.ts';
 
@@ -19,10 +19,17 @@ describe('atlas publish', () => {
       expect(manifest.counts.services).toBe(0);
       expect(existsSync(join(gen, 'api', 'v1', 'fields.json'))).toBe(true);
       expect(existsSync(join(dir, 'public'))).toBe(false);
-      const runs = await runCli(['--data', dir, 'sql', "SELECT kind, status FROM runs WHERE kind = 'publish'", '--format', 'json']);
+      const runs = await runCliInProcess([
+        '--data',
+        dir,
+        'sql',
+        "SELECT kind, status FROM runs WHERE kind = 'publish'",
+        '--format',
+        'json',
+      ]);
       expect(JSON.parse(runs.stdout)).toEqual([{ kind: 'publish', status: 'ok' }]);
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -43,5 +43,5 @@ describe('publish writes the discovery documents', () => {
       await store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -136,7 +136,7 @@ describe('directory.evaluated_at across hourly full evaluations', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a service published before any evaluation answers null, whatever the generation says', async () => {
     const { cleanup, store, clock, ctx } = await dailyWorld(T0, 3, 'atlas-evaluated-at-');
@@ -165,5 +165,5 @@ describe('directory.evaluated_at across hourly full evaluations', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -59,5 +59,5 @@ describe('fingerprintRows (every service read back as one text)', () => {
     const ids = fc.sample(fc.string({ unit: 'binary', maxLength: 12 }), { numRuns: 40, seed: 7 });
     const rows = ids.map((id, i) => row(i + 1, id));
     expect(await readBack(rows)).toEqual(rows);
-  });
+  }, 60_000);
 });

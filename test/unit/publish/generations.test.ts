@@ -45,7 +45,7 @@ describe('generations and the current pointer', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('never shows a reader a half generation while publishes switch the pointer', async () => {
     const { dir, cleanup } = tempDir();
@@ -84,7 +84,7 @@ describe('generations and the current pointer', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('leaves current untouched and removes the half-written generation when publishing fails', async () => {
     const { dir, cleanup } = tempDir();
@@ -109,7 +109,7 @@ describe('generations and the current pointer', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('switches with a rename over the old link and never prunes the generation current points to', async () => {
     const { dir, cleanup } = tempDir();

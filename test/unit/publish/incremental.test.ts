@@ -152,7 +152,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('gives the same bytes as a full publish of the same data, and passes verify --tree', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup();
@@ -185,7 +185,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 180_000); // two whole publishes and verify --tree: over a minute on a loaded machine
 
   it('shares the whole index when nothing changed; --full shares nothing; a generation two days old shares nothing', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -209,7 +209,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   // Each detail part is hashed from its own SELECT (site/publish/sql.ts, detailParts): a change to
   // any one part's input, for one service, renders that service and no other.
@@ -223,24 +223,28 @@ describe('incremental publish', () => {
     ['interval history', `UPDATE interval_changes SET reason = 'payers_5_to_99' WHERE service_id = $1`, 'cand_x0000004'],
     ['term changes', `INSERT INTO terms_changes VALUES ($1, TIMESTAMP '2026-11-25 11:00:00', ['price'])`, 'cand_x0000007'],
     ['latest terms', `UPDATE payment_terms SET x402_version = 1 WHERE service_id = $1`, 'cand_x0000010'],
-  ])('a change to one service’s %s renders that service alone', async (_part, sql, id) => {
-    const { dir, cleanup, store, clock, ctx } = await setup(12);
-    try {
-      const first = await publish(ctx, store, { pages: false });
-      const before = readFileSync(join(first.dir, `api/v1/services/${id}.json`), 'utf8');
-      await store.run(sql, [id]);
-      clock.advance(60_000);
-      const inc = await publish(ctx, store, { pages: false });
-      expect(inc.incremental).toMatchObject({ previous: first.generation, rendered: 1 });
-      const after = readFileSync(join(inc.dir, `api/v1/services/${id}.json`), 'utf8');
-      expect(after).not.toBe(before);
-      const full = await publish(ctx, store, { pages: false, out: join(dir, 'full-tree'), full: true });
-      expect(after).toBe(readFileSync(join(full.dir, `api/v1/services/${id}.json`), 'utf8'));
-    } finally {
-      store.close();
-      cleanup();
-    }
-  });
+  ])(
+    'a change to one service’s %s renders that service alone',
+    async (_part, sql, id) => {
+      const { dir, cleanup, store, clock, ctx } = await setup(12);
+      try {
+        const first = await publish(ctx, store, { pages: false });
+        const before = readFileSync(join(first.dir, `api/v1/services/${id}.json`), 'utf8');
+        await store.run(sql, [id]);
+        clock.advance(60_000);
+        const inc = await publish(ctx, store, { pages: false });
+        expect(inc.incremental).toMatchObject({ previous: first.generation, rendered: 1 });
+        const after = readFileSync(join(inc.dir, `api/v1/services/${id}.json`), 'utf8');
+        expect(after).not.toBe(before);
+        const full = await publish(ctx, store, { pages: false, out: join(dir, 'full-tree'), full: true });
+        expect(after).toBe(readFileSync(join(full.dir, `api/v1/services/${id}.json`), 'utf8'));
+      } finally {
+        store.close();
+        cleanup();
+      }
+    },
+    60_000,
+  );
 
   it('seals a shared file from the previous list only when that list names it in canonical form; any other is read again', async () => {
     const { cleanup, store, clock, ctx } = await setup(6);
@@ -272,7 +276,7 @@ describe('incremental publish', () => {
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a check that changes only the daily series (older than the latest-checks window) re-renders its service', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup(12);
@@ -297,7 +301,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('shares files across UTC midnight; what the server answers is what a full publish gives', async () => {
     const { dir, cleanup, store, clock, ctx } = await setup(12);
@@ -365,7 +369,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('renders everything, with a warning, when the previous generation is out of step with its fingerprints', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -386,7 +390,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a detail file missing from the previous generation makes it render everything; a missing page is rendered alone', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -414,7 +418,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a service removed or no longer valid leaves no file behind, though every previous file was linked first', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -437,7 +441,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a changed service is written over its link: the previous generation keeps its own bytes', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -461,7 +465,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('pruning the generation a newer one shares files with leaves the newer one whole', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -488,7 +492,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('a compute that changes nothing but the time shares every service: monitoring_days is added by the server, counted to data_as_of', async () => {
     const { cleanup, store, clock, ctx } = await setup(12);
@@ -527,7 +531,7 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('the server loads the index from its shards and refuses a layout out of step with them', async () => {
     const { cleanup, store, ctx } = await setup(40);
@@ -551,5 +555,5 @@ describe('incremental publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

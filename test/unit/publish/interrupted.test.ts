@@ -63,7 +63,7 @@ describe('a publish killed midway', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('never removes the generation current points to, sealed or not', async () => {
     const { dir, cleanup } = tempDir();

@@ -115,7 +115,7 @@ describe('publish maps compute outputs into the contract', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 
   it('price and networks come from compute alone (service_derived); before the first compute none is shown', () => {
     const now = new Date('2026-11-25T12:00:00Z');

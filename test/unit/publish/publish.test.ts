@@ -143,5 +143,5 @@ describe('publish (raw rows → compute → publish)', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -221,7 +221,7 @@ describe('the installation signing key', () => {
     } finally {
       tmp.cleanup();
     }
-  });
+  }, 60_000);
 
   it('is served in GET /healthz, the same key the tree publishes', async () => {
     const tmp = tempDir('atlas-seal-healthz-');

@@ -217,5 +217,5 @@ describe('a generation served by a plain static file server', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -123,5 +123,5 @@ describe('payment_terms.window_start across computes', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -83,5 +83,5 @@ describe('atlas verify --tree', () => {
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 });

@@ -269,7 +269,7 @@ describe('freezing, corrections and current', () => {
       expect((await getReport(store, W1, clock())).status).toBe('provisional');
       expect((await freezeDueReports(ctx, store)).frozen).toEqual([]);
     });
-  });
+  }, 60_000);
 
   it('a three-week outage freezes the three missed weeks in order on the next run', async () => {
     await withDb(async (ctx, store, clock) => {
@@ -297,7 +297,7 @@ describe('freezing, corrections and current', () => {
       const runs = await store.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM runs WHERE kind = 'report'`);
       expect(runs[0]!.n).toBe(2); // once in the week of 11-02, once for the catch-up; the repeat adds none
     });
-  });
+  }, 60_000);
 
   it('unknown, malformed and non-Monday ids are not found', async () => {
     await withDb(async (_ctx, store, clock) => {
@@ -308,5 +308,5 @@ describe('freezing, corrections and current', () => {
         expect((e as AtlasError).code).toBe('not_found');
       }
     });
-  });
+  }, 60_000);
 });

@@ -130,5 +130,5 @@ describe('atlas serve --print-server-json', () => {
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 });

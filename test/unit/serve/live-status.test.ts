@@ -118,7 +118,7 @@ describe('live status: run windows recomputed at answer time from the published 
     // The static status.json of the tree says the same at its own instant.
     const published = Status.parse(JSON.parse(readFileSync(join(currentDir(publicDir), 'api', 'v1', 'status.json'), 'utf8')));
     expect(published.jobs).toEqual(s.jobs);
-  });
+  }, 60_000);
 
   it('served at T + 3 h with no new runs: the probe, compute and publish slots after T show as missed', async () => {
     const { publicDir } = await publishedAtT();

@@ -207,6 +207,21 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
     expect((await ws.findOutcome(k.key_id, 'race'))?.id).toBe('out_tie');
   });
 
+  it('follow() without an interval polls every 500 ms: the convergence delay docs/notes/replicas.md states', async () => {
+    const [a] = (await replicas(['a'])) as [Replica];
+    const ws = await WriteStore.open(a.h.inboxDir, 'b', a.h.clock());
+    let every: number | undefined;
+    ws.follow({
+      clock: a.h.clock,
+      schedule: (_fn, ms) => {
+        every = ms;
+        return () => undefined;
+      },
+    });
+    await ws.close();
+    expect(every).toBe(500);
+  });
+
   it('follow() polls on each tick of the injected trigger and stops on close', async () => {
     const [a] = (await replicas(['a'])) as [Replica];
     const f = { clock: a.h.clock };

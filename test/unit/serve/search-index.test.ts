@@ -197,7 +197,7 @@ describe('indexed search = reference scan', () => {
       { numRuns: 120 },
     );
     expect(seen.nonEmpty).toBeGreaterThan(seen.compared * 0.4);
-  });
+  }, 60_000);
 
   it('a larger generation (buckets of many rows per range index): same rows, total and page', () => {
     const g = generation(generateSpecs(3000));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../pipeline/store/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { addDiscovered, at, insertCheckSeries, T0 } from '../compute/fixtures.ts';
 
@@ -9,7 +9,8 @@ describe('atlas archive', () => {
   it('archives at --now, prints the result, and `atlas sql` reads live and archived checks through checks_all', async () => {
     const t = tempDir();
     try {
-      expect((await runCli(['--data', t.dir, '--now', T0, 'init'])).code).toBe(0);
+      // `atlas archive` runs as a process; set-up and read-back go through the same main() in-process.
+      expect((await runCliInProcess(['--data', t.dir, '--now', T0, 'init'])).code).toBe(0);
       const s = await openStore(join(t.dir, 'atlas.duckdb'));
       try {
         await addDiscovered(s, { id: 'cand_cli', monitoring_since: T0 });
@@ -25,7 +26,7 @@ describe('atlas archive', () => {
       expect(out.files.map((f: { path: string }) => f.path)).toEqual([
         expect.stringMatching(/^archive\/checks\/month=2026-07\/archive_\w+_0\.parquet$/),
       ]);
-      const q = await runCli([
+      const q = await runCliInProcess([
         '--data',
         t.dir,
         'sql',

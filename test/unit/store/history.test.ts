@@ -90,7 +90,7 @@ describe('bounded history: the check archive', () => {
       expect(next.files.map((f) => f.path)).toEqual(['archive/checks/month=2026-08/archive_test_3_0.parquet']);
       expect((await store.all(digest('checks_all')))[0]).toEqual(all);
     });
-  });
+  }, 60_000);
 
   it('a file no committed run listed is never read, and the next run removes it', async () => {
     const t = tempDir('atlas-archive-');
@@ -128,7 +128,7 @@ describe('bounded history: the check archive', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('runs as an `archive` run; with no archive yet checks_all is the live table', async () => {
     await withDb(async (store) => {
@@ -143,7 +143,7 @@ describe('bounded history: the check archive', () => {
       expect(await count(store, 'SELECT count(*) AS n FROM checks_all')).toBe(10);
       expect(await count(store, 'SELECT count(*) AS n FROM checks')).toBe(5);
     });
-  });
+  }, 60_000);
 
   it('files archived before checks.protocols existed read it as NULL, beside files that carry it', async () => {
     const t = tempDir();
@@ -171,7 +171,7 @@ describe('bounded history: the check archive', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 
   it('files archived before checks.auth_schemes existed (migration 023) read it as NULL, beside files that carry it', async () => {
     const t = tempDir();
@@ -198,7 +198,7 @@ describe('bounded history: the check archive', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 60_000);
 });
 
 describe('bounded history: daily check aggregates', () => {
@@ -230,5 +230,5 @@ describe('bounded history: daily check aggregates', () => {
       await refreshCheckDaily(store, new Date(at(NOW, 0, 1)));
       expect(await daily()).toEqual(full);
     });
-  });
+  }, 60_000);
 });
