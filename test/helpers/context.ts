@@ -53,3 +53,15 @@ export async function openTestStore(dataDir: string, now = new Date('2026-11-25T
   await migrate(store, now);
   return store;
 }
+
+/** `fn` with its own migrated database in a new temporary folder, closed and removed afterwards. */
+export async function withTestStore<T>(fn: (store: Store, dir: string) => Promise<T>, prefix?: string): Promise<T> {
+  const t = tempDir(prefix);
+  const store = await openTestStore(t.dir);
+  try {
+    return await fn(store, t.dir);
+  } finally {
+    store.close();
+    t.cleanup();
+  }
+}

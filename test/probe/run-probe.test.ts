@@ -5,7 +5,7 @@ import { slotStart } from '../../pipeline/core/slots.ts';
 import { keyedHash } from '../../pipeline/core/secret.ts';
 import { runProbe, selectDue, type EdgeResult, type Fetcher } from '../../pipeline/probe/index.ts';
 import type { Store } from '../../pipeline/store/store.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../helpers/context.ts';
+import { makeContext, testClock, withTestStore } from '../helpers/context.ts';
 import { PAY_TO, v2Request } from './behaviour-server.ts';
 import { seedServices } from './seed.ts';
 
@@ -31,17 +31,6 @@ const page = (html: string): EdgeResult => ({
   totalMs: 2,
 });
 
-async function withDb(fn: (store: Store, dir: string) => Promise<void>) {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
-
 const seedMix = (store: Store) =>
   seedServices(store, [
     {
@@ -60,7 +49,7 @@ const seedMix = (store: Store) =>
 
 describe('what is due', () => {
   it('enabled operations of active reviewed and all discovered services, in their current slot', async () => {
-    await withDb(async (store) => {
+    await withTestStore(async (store) => {
       await seedMix(store);
       const now = new Date('2026-11-25T12:34:56Z');
       const due = await selectDue(store, now);
@@ -80,7 +69,7 @@ describe('what is due', () => {
 
 describe('runProbe', () => {
   it('one row per slot: a rerun stores nothing, a new slot only for what is due, --all never duplicates', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       await seedMix(store);
       const clock = testClock('2026-11-25T12:10:00Z');
       const calls: string[] = [];
@@ -110,7 +99,7 @@ describe('runProbe', () => {
   });
 
   it('stores the payment terms row with hashed payTo and sorted arrays', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       await seedServices(store, [{ id: 'cand_t', ops: [{ url: 'https://t.example/x', rule: 'x402-mainnet/2' }] }]);
       const ctx = makeContext(dir, { now: '2026-11-25T12:10:00Z' });
       await runProbe(ctx, store, { fetcher: async () => ok402 });
@@ -141,7 +130,7 @@ describe('runProbe', () => {
   });
 
   it('shards partition services; --only documentation records a docs run and feeds the sink after the row is durable', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       await seedServices(
         store,
         Array.from({ length: 40 }, (_, i) => ({
@@ -176,7 +165,7 @@ describe('runProbe', () => {
   }, 60_000);
 
   it('bad options are bad_usage', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir);
       await expect(runProbe(ctx, store, { concurrency: 0 })).rejects.toMatchObject({ code: 'bad_usage' });
       await expect(runProbe(ctx, store, { timeoutMs: 10 })).rejects.toMatchObject({ code: 'bad_usage' });
@@ -186,7 +175,7 @@ describe('runProbe', () => {
   });
 
   it('respects the per-host limit', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       await seedServices(
         store,
         Array.from({ length: 12 }, (_, i) => ({

@@ -125,7 +125,7 @@ describe('evidence over 30 days (view evidence_30d)', () => {
       await store.run("UPDATE checks SET auth_schemes = [] WHERE service_id = 'cand_f' AND checked_at = $1::TIMESTAMP", [at(T0, 6, 1)]);
       expect(JSON.parse((await evidenceAt(store, at(T0, 6, 2), 'cand_f')).last_check!).auth_schemes).toEqual([]);
     });
-  });
+  }, 30_000);
 
   it('limited_evidence below 30 days of monitoring (29 vs 31 days); checks before now are the only ones counted', async () => {
     await withDb(async (store) => {
@@ -145,5 +145,5 @@ describe('evidence over 30 days (view evidence_30d)', () => {
         checks: 721,
       });
     });
-  });
+  }, 30_000);
 });

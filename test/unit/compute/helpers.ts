@@ -1,19 +1,10 @@
 import { computeAll, setComputeNow, type ComputeOptions } from '../../../pipeline/compute/index.ts';
 import { fixedClock } from '../../../pipeline/core/clock.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
-import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
+import { makeContext, withTestStore } from '../../helpers/context.ts';
 
 /** A fresh migrated database for one test, always closed and removed. */
-export async function withDb<T>(fn: (store: Store, dir: string) => Promise<T>): Promise<T> {
-  const t = tempDir('atlas-compute-');
-  const store = await openTestStore(t.dir);
-  try {
-    return await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
+export const withDb = <T>(fn: (store: Store, dir: string) => Promise<T>): Promise<T> => withTestStore(fn, 'atlas-compute-');
 
 /** Run computeAll under a fixed clock at `iso`. */
 export async function computeAt(store: Store, dir: string, iso: string, opts: ComputeOptions = {}) {

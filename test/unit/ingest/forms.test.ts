@@ -16,9 +16,8 @@ import {
   sweepX402Document,
   sweepX402Url,
 } from '../../../pipeline/ingest/index.ts';
-import type { Store } from '../../../pipeline/store/store.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
+import { makeContext, tempDir, withTestStore } from '../../helpers/context.ts';
 import { mcpEntry, serveJson, x402Item } from './support.ts';
 
 /**
@@ -48,17 +47,6 @@ function v1Item(url: string, over: { network?: string; amount?: string; type?: s
       },
     ],
   };
-}
-
-async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
 }
 
 function mcpVersion(name: string, version: string, meta: { isLatest?: boolean; publishedAt: string; status?: string }, url?: string) {
@@ -176,7 +164,7 @@ describe('registry document forms', () => {
 
 describe('ingesting the forms', () => {
   it('x402: a gzip, BOM-prefixed crawler dump; skips and quirks land in the run counts', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const file = join(dir, 'bazaar.json');
       const items = [
         v1Item('https://a.example/x', { method: 'POST' }),
@@ -252,7 +240,7 @@ describe('ingesting the forms', () => {
   });
 
   it('mcp: a JSON Lines dump of every version with deprecated and deleted entries; each reason is counted', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const file = join(dir, 'servers.jsonl');
       const entries = [
         mcpVersion('io.a/one', '1.0.0', { isLatest: true, publishedAt: '2025-12-01T00:00:00Z' }, 'https://one.example/mcp'),
@@ -300,7 +288,7 @@ describe('ingesting the forms', () => {
         { mcp_server_name: 'io.a/twice', mcp_status: 'active', listed: true },
       ]);
     });
-  });
+  }, 30_000);
 
   it('the CLI prints one line per skip reason after the summary', async () => {
     const t = tempDir();

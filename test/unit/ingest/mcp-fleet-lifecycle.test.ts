@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../pipeline/core/config.ts';
 import { fleetConfig, startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { ingestMcp } from '../../../pipeline/ingest/index.ts';
-import type { Store } from '../../../pipeline/store/store.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { makeContext, testClock, withTestStore } from '../../helpers/context.ts';
 
 /** The fleet's MCP registry through the real ingest: each lifecycle example lands in its counted reason. */
 const clock = testClock('2026-11-25T12:00:00Z');
@@ -16,20 +15,9 @@ afterAll(async () => {
   await fleet?.close();
 });
 
-async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
-
 describe('MCP registry ingest of the fleet', () => {
   it('skips the old version, the {host} remote, the plain-http remote and the withdrawn servers; tracks none of them', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const config = parseConfig(fleetConfig(fleet));
       const ctx = makeContext(dir, { clock, config });
       const r = await ingestMcp(ctx, store, { source: fleet.mcpRegistryUrl, registry: 'fleet-mcp', delayMs: 0 });
@@ -47,5 +35,5 @@ describe('MCP registry ingest of the fleet', () => {
       expect(hosts.length).toBeGreaterThan(5);
       expect(hosts.every((h) => h.host.endsWith('.fleet.test'))).toBe(true);
     });
-  });
+  }, 30_000);
 });

@@ -10,23 +10,11 @@ import {
   parseMcpEntry,
   sweepMcpDocument,
 } from '../../../pipeline/ingest/index.ts';
-import type { Store } from '../../../pipeline/store/store.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { makeContext, testClock, withTestStore } from '../../helpers/context.ts';
 import { dumpIngestTables, mcpEntry, serveJson } from './support.ts';
 
 const SAMPLE = join(PROJECT_DATA, 'samples', 'mcp-registry.json');
 const noRetry = httpJsonFetcher({ retries: 0, timeoutMs: 5000 });
-
-async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
 
 /** A cursor-paged /v0.1/servers endpoint over `entries()`, 2 per page, honouring updated_since. */
 function registry(entries: () => Record<string, unknown>[], legacyCursor = false) {
@@ -104,7 +92,7 @@ describe('MCP registry ingest', () => {
   });
 
   it('loads the sample snapshot (cursor paging, both cursor spellings); a second run gives the same rows and ids', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir);
       const a = await ingestMcp(ctx, store, { source: SAMPLE });
       expect(a.counts).toMatchObject({
@@ -136,10 +124,10 @@ describe('MCP registry ingest', () => {
       expect(hostile[0]!.name.length).toBeLessThanOrEqual(120);
       expect(hostile[0]!.name).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069]/);
     });
-  });
+  }, 30_000);
 
   it('syncs incrementally with updated_since after the first sync; deleted entries are delisted, absence is not', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const clock = testClock('2026-11-10T00:00:00Z');
       const ctx = makeContext(dir, { clock });
       let entries = [
@@ -217,7 +205,7 @@ describe('MCP registry ingest', () => {
   }, 60_000);
 
   it('a tracked server that turns deprecated leaves the directory (unlisted, history kept) and comes back when active', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const clock = testClock('2026-11-10T00:00:00Z');
       const ctx = makeContext(dir, { clock });
       let entries = [mcpEntry('io.github.x/old', 'https://old.example/mcp', 'active', '2026-11-01T00:00:00Z')];
@@ -251,7 +239,7 @@ describe('MCP registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 30_000);
 
   it('reads the latest version only: an entry flagged not latest is set aside even when it is the only one', () => {
     const meta = (isLatest: boolean, publishedAt: string) => ({
@@ -300,7 +288,7 @@ describe('MCP registry ingest', () => {
   });
 
   it('a malformed page leaves the database unchanged', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir);
       const entries = [
         mcpEntry('a/one', 'https://one.example/mcp'),

@@ -15,10 +15,9 @@ import {
   type WellKnownIngestResult,
 } from '../../../pipeline/ingest/index.ts';
 import type { EdgeOptions } from '../../../pipeline/probe/safe-fetch.ts';
-import type { Store } from '../../../pipeline/store/store.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { realdataGate } from '../../helpers/realdata-gate.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { makeContext, tempDir, testClock, withTestStore } from '../../helpers/context.ts';
 
 const parse = (doc: unknown, origin = 'https://shop.example') => parseWellKnown(doc, { origin, allowPrivate: false });
 
@@ -144,17 +143,6 @@ async function hostServer(byHost: (host: string) => Answer | undefined): Promise
   return s;
 }
 
-async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
-
 /** Loopback fleets are private addresses: the tests allow them, mapping each test host to 127.0.0.1. */
 const localEdge = (hosts: readonly string[]): Partial<EdgeOptions> => ({
   allowPrivate: true,
@@ -184,7 +172,7 @@ describe.skipIf(!gate.present)('ingest well-known: the six real documents, serve
   });
 
   it('counts per dialect; 24 + 21 + 1 resources become services, each recorded under its origin', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir, { now: '2026-11-27T12:00:00Z' });
       const origins = REAL.map(([h]) => `http://${h}:${srv.port}`);
       const r = await ingestWellKnown(ctx, store, { origins, edge: localEdge(REAL.map(([h]) => h)) });
@@ -225,7 +213,7 @@ describe.skipIf(!gate.present)('ingest well-known: the six real documents, serve
       // Resource URLs are never fetched during ingest: only the six documents were requested.
       expect(srv.requests.every((u) => u.endsWith('/.well-known/x402'))).toBe(true);
     });
-  });
+  }, 30_000);
 });
 
 describe('ingest well-known: hostile origins and history', () => {
@@ -248,7 +236,7 @@ describe('ingest well-known: hostile origins and history', () => {
   const origins = () => hosts.map((h) => `http://${h}:${srv.port}`);
 
   it('too big, not JSON, redirect (never followed), too deep, 404: counted per outcome, nothing stored for them', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir, { now: '2026-11-27T12:00:00Z' });
       const r = await ingestWellKnown(ctx, store, { origins: origins(), edge: localEdge(hosts) });
       expect(r.counts.outcomes).toEqual({ resources: 1, too_large: 2, not_json: 1, redirect: 1, http_status: 1 });
@@ -260,7 +248,7 @@ describe('ingest well-known: hostile origins and history', () => {
   });
 
   it('a document read again delists what it no longer declares; an origin that fails changes nothing', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const clock = testClock('2026-11-27T12:00:00Z');
       const ctx = makeContext(dir, { clock });
       const shop = [`http://shop.test:${srv.port}`];
@@ -286,10 +274,10 @@ describe('ingest well-known: hostile origins and history', () => {
       expect(new Set(events.map((e) => e.registry))).toEqual(new Set([`well-known:shop.test:${srv.port}`]));
       doc = { version: 1, resources: ['GET /a', 'POST /b'] };
     });
-  });
+  }, 30_000);
 
   it('a resource another source already tracks is left to it and counted', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir, { now: '2026-11-27T12:00:00Z' });
       const origin = `http://shop.test:${srv.port}`;
       const [rec] = wellKnownRecords(parse({ resources: ['GET /a'] }, origin), origin, ctx.secret);
@@ -319,7 +307,7 @@ describe('ingest well-known: the address guard sends nothing to refused origins'
   });
 
   it('names resolving to private addresses (static map or DNS) and private literals are refused before connecting', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir, { now: '2026-11-27T12:00:00Z' });
       let r: WellKnownIngestResult = await ingestWellKnown(ctx, store, {
         origins: [`http://evil.example:${srv.port}`, `http://127.0.0.1:${srv.port}`, 'http://169.254.169.254', 'https://10.1.2.3'],

@@ -3,25 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
 import { httpJsonFetcher, ingestX402, x402CandidateId } from '../../../pipeline/ingest/index.ts';
-import type { Store } from '../../../pipeline/store/store.ts';
 import { isMainnet } from '../../../pipeline/x402/networks.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
+import { makeContext, tempDir, testClock, withTestStore } from '../../helpers/context.ts';
 import { dumpIngestTables, serveJson, x402Item } from './support.ts';
 
 const SAMPLE = join(PROJECT_DATA, 'samples', 'x402-registry.json');
 const noRetry = httpJsonFetcher({ retries: 0, timeoutMs: 5000 });
-
-async function withDb(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
-  const t = tempDir();
-  const store = await openTestStore(t.dir);
-  try {
-    await fn(store, t.dir);
-  } finally {
-    store.close();
-    t.cleanup();
-  }
-}
 
 /** A registry of `urls` that pages by offset/limit, with quirks switchable per test. */
 function registry(urls: () => string[], quirks: { cap?: number; total?: boolean; hidden?: Set<string>; repeatPastEnd?: boolean } = {}) {
@@ -39,7 +27,7 @@ function registry(urls: () => string[], quirks: { cap?: number; total?: boolean;
 
 describe('x402 registry ingest', () => {
   it('loads the sample snapshot; a second run gives the same rows and ids', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir);
       const a = await ingestX402(ctx, store, { source: SAMPLE });
       expect(a.counts).toMatchObject({
@@ -104,7 +92,7 @@ describe('x402 registry ingest', () => {
   }, 60_000);
 
   it('stores hostile registry text sanitized', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const s = await serveJson(() => ({
         body: {
           items: [
@@ -133,13 +121,13 @@ describe('x402 registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 30_000);
 
   it('survives paging quirks: capped limit, short pages mid-run, rows repeated past the end — each resource once', async () => {
     const urls = Array.from({ length: 27 }, (_, i) => `https://q${i}.example/r`);
     const hidden = new Set([urls[11]!, urls[12]!]); // page 2 comes back short
     for (const total of [true, false]) {
-      await withDb(async (store, dir) => {
+      await withTestStore(async (store, dir) => {
         const s = await serveJson(registry(() => urls, { cap: 10, total, hidden, repeatPastEnd: true }));
         try {
           const r = await ingestX402(makeContext(dir), store, { source: `${s.url}/discovery/resources`, fetcher: noRetry, pageSize: 100 });
@@ -166,7 +154,7 @@ describe('x402 registry ingest', () => {
   }, 60_000);
 
   it('a malformed page or a failure mid-sweep leaves the database unchanged and records a failed run', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const ctx = makeContext(dir);
       const urls = Array.from({ length: 25 }, (_, i) => `https://m${i}.example/r`);
       let mode: 'ok' | 'malformed' | 'http500' = 'ok';
@@ -212,7 +200,7 @@ describe('x402 registry ingest', () => {
   }, 60_000);
 
   it('records delisting and relisting with times from the injected clock; an incomplete sweep delists nothing', async () => {
-    await withDb(async (store, dir) => {
+    await withTestStore(async (store, dir) => {
       const clock = testClock('2026-11-01T00:00:00Z');
       const ctx = makeContext(dir, { clock });
       let urls = ['https://a.example/1', 'https://b.example/2', 'https://c.example/3'];
@@ -262,7 +250,7 @@ describe('x402 registry ingest', () => {
         await s.close();
       }
     });
-  });
+  }, 30_000);
 
   it('the CLI ingests a snapshot file into a fresh data folder and prints a one-line summary', async () => {
     const t = tempDir();

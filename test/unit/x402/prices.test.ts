@@ -208,7 +208,7 @@ describe('registry offers → price_usd and max_price_usd (ingest, compute, publ
         { host: 'upto.example', price_usd: null, max_price_usd: 1, price_source: 'registry' },
       ]);
     });
-  });
+  }, 30_000);
 
   it('the published summary carries both figures, contract-valid', () => {
     const base = {
