@@ -20,7 +20,3 @@ export function parseIntOption(name: string, min: number, max = Number.MAX_SAFE_
     return n;
   };
 }
-
-export const notImplemented = (what: string) => () => {
-  throw new AtlasError('internal', `${what} is not implemented yet`);
-};

@@ -19,7 +19,7 @@ import {
   type DemoSummary,
   type LiveCycler,
 } from '../../pipeline/demo/index.ts';
-import { startFleetProcess, X402_BEHAVIOURS, MCP_BEHAVIOURS, type Fleet, type FleetProcess } from '../../pipeline/fleet/index.ts';
+import { startFleetProcess, type Fleet, type FleetProcess } from '../../pipeline/fleet/index.ts';
 import { migrate, openStore, refreshSnapshot, withRun } from '../../pipeline/store/index.ts';
 import { BACKFILL_KIND } from '../../site/contract/run-windows.ts';
 import { publish } from '../../site/publish/index.ts';
@@ -249,6 +249,3 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
     throw e;
   }
 }
-
-/** Every behaviour the fleet can show (for the summary and tests). */
-export const ALL_BEHAVIOURS = [...X402_BEHAVIOURS, ...MCP_BEHAVIOURS];

@@ -1,14 +1,10 @@
 import { type DirectoryScope, LISTING_CRITERIA_RULE } from '../../site/contract/common.ts';
-import type { CriterionResult } from '../../site/contract/directory.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
 /** Directory membership rule id and criterion ids: one constant each, in the contract. */
 export { LISTING_CRITERIA_RULE };
-export { CRITERION_IDS, type CriterionId } from '../../site/contract/directory.ts';
-
-/** One criterion's result as stored in `directory.criteria` and published (contract CriterionResult). */
-export type Criterion = CriterionResult;
+export { CRITERION_IDS } from '../../site/contract/directory.ts';
 
 /** The contract's directory scopes (site/contract/common.ts). */
 export type { DirectoryScope };
@@ -128,6 +124,3 @@ export async function evaluateDirectory(
     await store.run('DROP TABLE IF EXISTS temp.directory_eval');
   }
 }
-
-/** Alias used by the cycle: whether an hourly full directory evaluation is due at `now`. */
-export const fullEvaluationDue = isFullEvaluationDue;

@@ -1,12 +1,9 @@
-import { SCHEDULE_REASONS, SCHEDULE_RULE, type ScheduleReason } from '../../site/contract/common.ts';
+import { SCHEDULE_RULE } from '../../site/contract/common.ts';
 import type { Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
 
 /** Published rule id of the check schedule (one constant, in the contract). */
 export { SCHEDULE_RULE };
-
-/** Reason codes of interval_changes: the contract's closed set (site/contract/common.ts). */
-export { SCHEDULE_REASONS, type ScheduleReason };
 
 /**
  * Operations that have no interval history yet get their first row: the interval in force now, from

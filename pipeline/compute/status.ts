@@ -1,4 +1,3 @@
-import type { JobKind } from '../../site/contract/common.ts';
 import type { RunLog } from '../../site/contract/run-log.ts';
 import {
   BACKFILL_KIND,
@@ -16,9 +15,7 @@ import { timeParam } from './clock.ts';
  * The schedule, the windows and the window rule live in the contract (site/contract/run-windows.ts),
  * their one home, so the server can evaluate them at answer time; re-exported here for the pipeline.
  */
-export { JOB_CADENCE, jobSchedule, STATUS_WINDOWS, windowFigures, type StatusWindow } from '../../site/contract/run-windows.ts';
-export type { JobKind };
-export type { WindowFigures } from '../../site/contract/status.ts';
+export { windowFigures } from '../../site/contract/run-windows.ts';
 
 interface RunRow {
   id: string;

@@ -1,8 +1,6 @@
 import type { Store } from '../store/store.ts';
 import { timeParam } from './clock.ts';
-
 /** Change kinds of payment terms (one list, in the contract); classified by table macro atlas_terms_change_events (pipeline/store/rules.sql). */
-export { TERMS_CHANGE_KINDS, type TermsChangeKind } from '../../site/contract/common.ts';
 
 /**
  * Materialize `terms_changes` (every change up to now) and `terms_summary` (view terms_90d) for

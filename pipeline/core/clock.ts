@@ -31,6 +31,3 @@ export function parseNow(value: string): Date {
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
-
-/** ISO string without sub-second noise beyond milliseconds. */
-export const iso = (d: Date): string => d.toISOString();

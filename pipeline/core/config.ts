@@ -22,7 +22,6 @@ export const RegistrySourceSchema = z.object({
     .regex(/^[a-z0-9-]+$/),
   enabled: z.boolean().default(true),
 });
-export type RegistrySource = z.infer<typeof RegistrySourceSchema>;
 
 export const RateLimitsSchema = z.object({
   enabled: z.boolean().default(true),

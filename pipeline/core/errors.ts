@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../site/contract/error.ts';
 
-export { ERROR_CODES, type ErrorCode } from '../../site/contract/error.ts';
+export type { ErrorCode } from '../../site/contract/error.ts';
 
 /**
  * The one error base. Every failure that a user should see carries a code from the fixed union

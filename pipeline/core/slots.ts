@@ -1,4 +1,3 @@
-import { CHECK_INTERVAL_HOURS } from '../../site/contract/common.ts';
 import { HOUR_MS } from './clock.ts';
 
 /**
@@ -7,15 +6,6 @@ import { HOUR_MS } from './clock.ts';
  * alignment), monthly every 30 days. One check per (service, operation, slot). Interval names and
  * hours are the contract's (CHECK_INTERVAL_HOURS).
  */
-export const INTERVALS = CHECK_INTERVAL_HOURS;
-export type IntervalName = keyof typeof INTERVALS;
-export const INTERVAL_NAMES = Object.keys(INTERVALS) as IntervalName[];
-
-export function intervalName(hours: number): IntervalName {
-  const found = INTERVAL_NAMES.find((n) => INTERVALS[n] === hours);
-  if (!found) throw new Error(`no interval of ${hours} hours`);
-  return found;
-}
 
 export function slotStart(at: Date, intervalHours: number): Date {
   const ms = intervalHours * HOUR_MS;

@@ -1,6 +1,6 @@
 import type { Context } from '../core/context.ts';
 import { isAtlasError } from '../core/errors.ts';
-import { computeAll, fullEvaluationDue } from '../compute/index.ts';
+import { computeAll, isFullEvaluationDue } from '../compute/index.ts';
 import { createDocumentationSink } from '../docs/index.ts';
 import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
@@ -117,7 +117,7 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
   }
 
   await step('compute', true, async () => {
-    const full = opts.force || (await fullEvaluationDue(store, ctx.clock()));
+    const full = opts.force || (await isFullEvaluationDue(store, ctx.clock()));
     const r = await computeAll(ctx, store, { scope: full ? 'full' : 'changed' });
     return r;
   });

@@ -1,9 +1,6 @@
 export { backfillTimes, demoOutage, historyStart } from './schedule.ts';
-export type { BackfillPlanOptions } from './schedule.ts';
 export { backfill, stepPlan } from './backfill.ts';
-export { runDemoStep } from './step.ts';
 export { createSimClock } from './sim-clock.ts';
-export type { SimClock } from './sim-clock.ts';
 export { demoConfig } from './config.ts';
 export { demoTimeline } from './timeline.ts';
 export { writeDemoListings } from './listings.ts';

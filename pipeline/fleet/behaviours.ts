@@ -77,7 +77,6 @@ export type McpBehaviour = (typeof MCP_BEHAVIOURS)[number];
  */
 export type BehaviourName = X402Behaviour | McpBehaviour | Real402Behaviour | RealMcpBehaviour;
 
-export const isX402Behaviour = (b: string): b is X402Behaviour => (X402_BEHAVIOURS as readonly string[]).includes(b);
 export const isMcpBehaviour = (b: string): b is McpBehaviour => (MCP_BEHAVIOURS as readonly string[]).includes(b);
 
 const v = (passed: boolean, reason: ExpectedReason, status: number | null): Expected => ({ passed, reason, status });

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { CHECK_REASONS, CheckReason, PASS_RULES } from '../../site/contract/common.ts';
+import { CheckReason, PASS_RULES } from '../../site/contract/common.ts';
 
-/** Reason codes of a check: the contract's closed set (site/contract/common.ts CHECK_REASONS). */
-export const REASONS = CHECK_REASONS;
 export const ReasonSchema = CheckReason;
 export type Reason = z.infer<typeof ReasonSchema>;
 

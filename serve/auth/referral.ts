@@ -2,4 +2,4 @@
  * Referral ids have one home, pipeline/core/referral.ts: the server signs and checks them on receipt,
  * and the pipeline's moderation checks them again with the same rule.
  */
-export { REFERRAL_VALID_DAYS, type ReferralCheck, signReferral, verifyReferral } from '../../pipeline/core/referral.ts';
+export { REFERRAL_VALID_DAYS, signReferral, verifyReferral } from '../../pipeline/core/referral.ts';

@@ -1,4 +1,4 @@
-import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
+import { SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { CompiledNetworks } from './networks.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
@@ -53,8 +53,6 @@ export interface Columns {
   index: SearchIndex;
 }
 
-/** Column codes are positions in the contract's enums. */
-export const TIERS = SERVICE_TIERS;
 export const TYPES = SERVICE_TYPES;
 
 const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);

@@ -360,12 +360,3 @@ export function matchList(
   }
   return len;
 }
-
-/** The same as a mask over row positions (1 = matches); for tests and callers that want a set. */
-export function matchMask(rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number): Uint8Array {
-  const list = new Int32Array(c.n);
-  const len = matchList(rows, c, q, nowMs, list);
-  const mask = new Uint8Array(c.n);
-  for (let j = 0; j < len; j++) mask[list[j]!] = 1;
-  return mask;
-}

@@ -5,8 +5,6 @@ import { ErrorBody } from './error.ts';
 import { Evidence, LastCheck } from './evidence.ts';
 import { FieldEntry, Fields } from './fields.ts';
 import { Health } from './health.ts';
-import { IndexRecord, IndexSearch } from './index-record.ts';
-import { Manifest } from './manifest.ts';
 import { ModerationCounts, OutcomeReportCounts } from './moderation.ts';
 import { Notes } from './notes.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
@@ -84,9 +82,6 @@ export const PARTS = {
    */
   ReportBody,
 } as const satisfies Record<string, z.ZodType>;
-
-/** Internal shapes of the published tree (not API responses; documented for static hosts). */
-export const INTERNAL = { IndexRecord, IndexSearch, Manifest } as const satisfies Record<string, z.ZodType>;
 
 export const COMPONENTS: Record<string, z.ZodType> = { ...RESPONSES, ...PARTS };
 

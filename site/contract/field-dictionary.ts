@@ -1,5 +1,5 @@
 import { API_STATUS } from './common.ts';
-import { COMPONENTS, INHERITS, RESPONSES } from './components.ts';
+import { COMPONENTS, INHERITS } from './components.ts';
 import { API_VERSION } from './common.ts';
 import { fieldDoc, type FieldDoc } from './field-docs.ts';
 import type { FieldEntry, Fields } from './fields.ts';
@@ -127,5 +127,3 @@ export function missingFieldDocs(): string[] {
 export function buildFields(generatedAt: Date): Fields {
   return { api_status: API_STATUS, generated_at: generatedAt.toISOString(), version: API_VERSION, fields: fieldEntries() };
 }
-
-export const RESPONSE_NAMES = Object.keys(RESPONSES);

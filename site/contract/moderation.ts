@@ -11,7 +11,6 @@ import { DateTime, OUTCOME_RECEIPT_STATUS, OUTCOMES } from './common.ts';
  */
 export const MODERATION_STATES = ['pending', 'accepted', 'rejected'] as const;
 export type ModerationStateName = (typeof MODERATION_STATES)[number];
-export const ModerationState = z.enum(MODERATION_STATES);
 
 /**
  * The receipt's `status` (site/contract/writes.ts OutcomeReceipt): pending_moderation on receipt,

@@ -353,6 +353,7 @@ export const KeyRequestSchema = z.strictObject({
   label: z.string().max(REQUEST_LIMITS.keyLabel).optional(),
   contact: z.string().max(REQUEST_LIMITS.keyContact).optional(),
 });
+/** @public The request body a client sends (for clients typing their requests). */
 export type KeyRequest = z.infer<typeof KeyRequestSchema>;
 
 export const OutcomeReportSchema = z.strictObject({
@@ -367,6 +368,7 @@ export const OutcomeReportSchema = z.strictObject({
   task_category: z.string().max(REQUEST_LIMITS.outcomeTaskCategory).optional(),
   reported_at: DateTime.optional(),
 });
+/** @public The request body a client sends (for clients typing their requests). */
 export type OutcomeReport = z.infer<typeof OutcomeReportSchema>;
 
 export const FeedbackRequestSchema = z.strictObject({
@@ -377,6 +379,7 @@ export const FeedbackRequestSchema = z.strictObject({
   /** Only if a reply is wanted. */
   contact: z.string().max(REQUEST_LIMITS.feedbackContact).optional(),
 });
+/** @public The request body a client sends (for clients typing their requests). */
 export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>;
 
 /** Path parameters (a malformed id is answered like an unknown one: 404). */

@@ -48,7 +48,6 @@ export const jobSlotStart = (kind: JobKind, at: Date, cycleEveryMinutes: number)
 };
 /** The status windows, in hours; each ends at the instant the figures are computed for. */
 export const STATUS_WINDOWS = { '24h': 24, '7d': 168, '30d': 720 } as const;
-export type StatusWindow = keyof typeof STATUS_WINDOWS;
 /** The longest status window in hours: how far back the published run log reaches. */
 export const LONGEST_STATUS_WINDOW_HOURS = Math.max(...Object.values(STATUS_WINDOWS));
 

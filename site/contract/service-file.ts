@@ -23,7 +23,6 @@ import { withTermsWindowStart } from './terms-window.ts';
  * daily series (re-windowed, site/contract/daily-series.ts).
  */
 export const RENDER_INSTANT_MEMBERS = ['generated_at', 'data_as_of', 'evidence.monitoring_days', 'payment_terms.window_start'] as const;
-export type RenderInstantMember = (typeof RENDER_INSTANT_MEMBERS)[number];
 
 /** The instants of one render: the publish instant and the last compute before it (null: none yet). */
 export interface RenderInstants {

@@ -11,20 +11,9 @@ export type {
   ServiceDetailFile,
   EvidenceFile,
   CriterionResult,
-  CheckRecord,
-  DailyChecks,
-  IntervalChange,
-  TermsChange,
-  Claim,
   Status,
   RunRecord,
-  JobStatus,
-  ReportList,
-  ReportListItem,
-  Report,
-  ReportCorrection,
   Stats,
-  QueryEcho,
 } from '../contract/index.ts';
 
 /**

@@ -335,7 +335,7 @@ export async function writeServices(
       }
       counts[shard] = lines.length;
       result.services += lines.length;
-      // Same bytes as JsonArrayWriter: one element per line, so the next publish can copy lines.
+      // One element per line, so the next publish can copy lines (arrayLines).
       if (lines.length) await write(rel, `[\n${lines.join(',\n')}\n]\n`);
     }
     lap('shape');

@@ -1,4 +1,3 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
@@ -36,8 +35,8 @@ function arrayElement(line: string): string | null {
 }
 
 /**
- * The elements of a small file JsonArrayWriter wrote (an index shard holds about 16 elements), one
- * serialised element per line (JSON.stringify never emits a raw newline inside a value).
+ * The elements of a small JSON array file written one serialised element per line (an index shard
+ * holds about 16 elements; JSON.stringify never emits a raw newline inside a value).
  */
 export function arrayLines(text: string): string[] {
   const out: string[] = [];
@@ -46,81 +45,4 @@ export function arrayLines(text: string): string[] {
     if (element !== null) out.push(element);
   }
   return out;
-}
-
-/**
- * A JSON array written element by element (`index/summaries.json` holds every tracked service:
- * 100k elements must not be one string in memory). Honors stream backpressure.
- */
-export class JsonArrayWriter {
-  private readonly out: WriteStream;
-  private count = 0;
-  private failed: Error | null = null;
-
-  private constructor(
-    out: WriteStream,
-    private readonly path: string,
-  ) {
-    this.out = out;
-    out.on('error', (e) => (this.failed = storageError(e, `publish: writing ${path}`) ?? e));
-  }
-
-  static async open(path: string): Promise<JsonArrayWriter> {
-    try {
-      await mkdir(dirname(path), { recursive: true });
-    } catch (e) {
-      throw storageError(e, `publish: writing ${path}`) ?? e;
-    }
-    const w = new JsonArrayWriter(createWriteStream(path), path);
-    await w.write('[');
-    return w;
-  }
-
-  get length(): number {
-    return this.count;
-  }
-
-  private write(chunk: string): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
-    if (this.out.write(chunk)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onDrain = () => {
-        this.out.off('error', onError);
-        resolve();
-      };
-      const onError = (e: Error) => {
-        this.out.off('drain', onDrain);
-        reject(storageError(e, `publish: writing ${this.path}`) ?? e);
-      };
-      this.out.once('drain', onDrain);
-      this.out.once('error', onError);
-    });
-  }
-
-  push(value: unknown): Promise<void> {
-    return this.pushRaw(JSON.stringify(value));
-  }
-
-  /**
-   * One element already serialised (one line, no trailing comma): an incremental publish copies an
-   * unchanged service's line from the previous generation's file (arrayLines) as it is.
-   */
-  pushRaw(json: string): Promise<void> {
-    const s = `${this.count ? ',' : ''}\n${json}`;
-    this.count += 1;
-    return this.write(s);
-  }
-
-  async close(): Promise<void> {
-    await this.write('\n]\n');
-    await new Promise<void>((resolve, reject) =>
-      this.out.end((e?: Error | null) => (e ? reject(storageError(e, `publish: writing ${this.path}`) ?? e) : resolve())),
-    );
-    if (this.failed) throw this.failed;
-  }
-
-  /** Close without caring about the content (error paths; the generation folder is removed). */
-  abort(): void {
-    this.out.destroy();
-  }
 }

@@ -51,7 +51,6 @@ export const ListingOperationSchema = z.strictObject({
    */
   interval: z.enum(['hourly', 'daily']),
 });
-export type ListingOperation = z.infer<typeof ListingOperationSchema>;
 
 export const ListingSchema = z
   .strictObject({

@@ -35,7 +35,6 @@ export const McpRemoteSchema = z.looseObject({
   headers: z.unknown().optional(),
   variables: z.record(z.string(), z.unknown()).nullish(),
 });
-export type McpRemote = z.infer<typeof McpRemoteSchema>;
 
 export const McpServerSchema = z.looseObject({
   name: z.string().min(1),

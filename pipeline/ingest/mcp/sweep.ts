@@ -118,13 +118,6 @@ export async function sweepMcpUrl(fetchJson: JsonFetcher, base: string, opts: Mc
   return c.sweep(pages, complete);
 }
 
-/** A snapshot file holds every page as saved: read them all in order; complete by definition. */
-export function sweepMcpPages(docs: readonly unknown[], origin: string): McpSweep {
-  const c = new Collector();
-  for (const [i, doc] of docs.entries()) c.add(parseMcpPage(doc, `${origin}: page ${i + 1}`));
-  return c.sweep(docs.length, true);
-}
-
 /**
  * Any document the registry or its mirrors serve (docs/notes/ingest.md, "File and mirror forms"):
  * one page `{ servers, metadata }`; an array (or JSON Lines) of pages (when any element is a page,

@@ -97,11 +97,6 @@ function parseAccepts(raw: readonly unknown[] | null | undefined): X402Accept[] 
   return out;
 }
 
-/** Method from discovery metadata: v2 `extensions.bazaar.info.input.method`, v1 `accepts[].outputSchema.input.method`; GET when none. */
-export function discoveryMethod(item: X402Item, accepts: readonly X402Accept[]): string {
-  return methodWithSource(item, accepts).method;
-}
-
 function methodWithSource(
   item: X402Item,
   accepts: readonly X402Accept[],
@@ -179,9 +174,6 @@ export function registryPrices(accepts: readonly X402Accept[]): LowestPrices {
   });
   return lowestPrices(offers);
 }
-
-/** The lowest exact price among the registry's offers (services.registry_price_usd). */
-export const registryPriceUsd = (accepts: readonly X402Accept[]): number | null => registryPrices(accepts).exactUsd;
 
 export function registryNetworks(accepts: readonly X402Accept[]): string[] {
   const set = new Set<string>();
