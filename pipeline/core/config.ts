@@ -116,7 +116,7 @@ export const ConfigSchema = z
           .default(16 * 1024),
         rateLimits: RateLimitsSchema.prefault({}),
         /**
-         * GET /metrics (README "Metrics"): on by default, open like most exporters; set `token` (or
+         * GET /metrics (docs/operations.md "Metrics"): on by default, open like most exporters; set `token` (or
          * ATLAS_METRICS_TOKEN) when the port is reachable by others, or `enabled: false` to drop it.
          */
         metrics: z

@@ -23,7 +23,7 @@ export class AtlasError extends Error {
 export const isAtlasError = (e: unknown): e is AtlasError => e instanceof AtlasError;
 
 /**
- * CLI contract (README, Commands): 0 done; 1 failed; 2 bad usage or input, or storage the operator
+ * CLI contract (docs/operations.md, "Global options and exit codes"): 0 done; 1 failed; 2 bad usage or input, or storage the operator
  * must fix first (a full disk or a read-only mount: retrying as is cannot succeed).
  */
 export function exitCodeFor(code: ErrorCode): 1 | 2 {

@@ -5,8 +5,8 @@ import { Gauge, Registry } from 'prom-client';
 import type { RunStatus } from '../../site/contract/common.ts';
 
 /**
- * A pipeline run as a Prometheus textfile for node_exporter's textfile collector (README
- * "Metrics"): `<data>/metrics/atlas_<kind>.prom`, one file per run kind, replaced by every run of
+ * A pipeline run as a Prometheus textfile for node_exporter's textfile collector
+ * (docs/operations.md "Metrics"): `<data>/metrics/atlas_<kind>.prom`, one file per run kind, replaced by every run of
  * that kind. Rendered by prom-client (its own escaping and format), written atomically (a temp file
  * in the same folder, then rename), so the collector never reads half a file; the temp name does
  * not end in `.prom`, so the collector never picks it up either.

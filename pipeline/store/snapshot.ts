@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Store } from './store.ts';
 
 /**
- * Researchers' snapshot (README "Data"): a copy of the database that nobody writes to, so a long
+ * Researchers' snapshot (docs/research-guide.md, "Tables and views"): a copy of the database that nobody writes to, so a long
  * read-only session never blocks the next pipeline run. Written to a temporary file, then renamed
  * over the previous snapshot (atomic on one filesystem). The temporary files of a process killed
  * mid-copy (named after its pid, a full database copy each) are removed first: only the pipeline,

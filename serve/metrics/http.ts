@@ -5,7 +5,7 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ServeMetrics } from './registry.ts';
 
-/** Where the server's metrics are scraped (README "Metrics"). */
+/** Where the server's metrics are scraped (docs/operations.md "Metrics"). */
 export const METRICS_PATH = '/metrics';
 
 /** The `route` label of a request no specific route answers (404s, wildcard-only matches). */

@@ -4,7 +4,7 @@ import type { InboxKind } from '../../pipeline/inbox/records.ts';
 import type { SiteState } from '../site/state.ts';
 
 /**
- * The server's own Prometheus metrics (README "Metrics"). One `Registry` per app — never
+ * The server's own Prometheus metrics (docs/operations.md "Metrics"). One `Registry` per app — never
  * prom-client's global default — so tests and several apps in one process keep separate counts.
  * Label values are bounded: routes are the registered route patterns (never the raw path), statuses
  * are HTTP codes, inbox kinds are the fixed InboxKind union.

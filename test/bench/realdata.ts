@@ -3,7 +3,7 @@
  * ATLAS_REALDATA): for each dataset, ingest the dump file as published + compute + publish in a
  * fresh data folder, in a child process of its own (realdata-child.ts) so peak RSS is per dataset.
  * Prints services ingested, skipped and kept-with-quirks by reason, the time of each step, CPU
- * time and peak RSS. The figures in README "Real data" come from this.
+ * time and peak RSS. The figures in docs/performance.md ("realdata") come from this.
  *
  *   npm run bench -- realdata [--keep DIR]
  */

@@ -1,5 +1,5 @@
 -- 001_core: the public tables of the Atlas database. Timestamps are TIMESTAMP in UTC.
--- Column names follow the API's field names (docs/api.md) where a field exists (README "Data").
+-- Column names follow the API's field names (docs/api.md) where a field exists (docs/research-guide.md, "Tables and views").
 
 CREATE TABLE services (
   id VARCHAR PRIMARY KEY,                 -- svc_<slug> (reviewed) or cand_<hash> (discovered)

@@ -34,7 +34,7 @@ export const OUTSIDE_CITATIONS: readonly { name: string; re: RegExp }[] = [
   { name: 'the protocol notes kept outside the repository (cite docs/reference.md)', re: /\bREFERENCE\.md\b/ },
   { name: 'the API text kept outside the repository (cite docs/api.md or the contract)', re: /directory-service-api/i },
   // The one outside location the project names on purpose: the real public data that tests and
-  // benchmarks read at run time from beside the checkout (never committed; see README, "Real data").
+  // benchmarks read at run time from beside the checkout (never committed; see docs/notes/ingest.md, "Real data").
   { name: 'a path outside the repository', re: /\.\.\/shared\/(?!realdata\b)/ },
   { name: 'the API text by section number (cite docs/api.md or state the rule)', re: /\bspec(?:'s)?\s+(?:sections?\s+|§\s*)?\d/i },
   {
