@@ -828,3 +828,21 @@ GROUP BY ALL;
 -- The state of every report now (atlas_compute_now()): what `atlas moderate` and researchers read.
 CREATE OR REPLACE VIEW outcome_moderation_current AS
 SELECT * FROM atlas_outcome_state_as_of(atlas_compute_now());
+
+-- ---------------------------------------------------------------------------------------------------
+-- What each view is, for researchers browsing the database (duckdb_views().comment, `\d` in clients).
+-- The full definitions and their rules are the comments above each view; docs/research-guide.md
+-- lists the tables. checks_all is re-created over the archive files on every open, so its comment is
+-- set with it (pipeline/store/rules.ts, checksAllSql).
+COMMENT ON VIEW atlas_counted_operations IS 'Operations counted in evidence (every operation of a reviewed service, the primary one of a discovered service), with each operation''s own start of monitoring.';
+COMMENT ON VIEW check_aggregates IS 'Per operation: checks and passed checks in the 30 days up to atlas_compute_now(), and the times of the latest check, the latest passing check and the latest check at or before 14 days ago.';
+COMMENT ON VIEW schedule_targets IS 'Per operation: the check interval rule schedule/1 gives at atlas_compute_now(), with its reason code.';
+COMMENT ON VIEW evidence_30d IS 'Per service: the published evidence figures (checks_30d, passed_30d, missed_30d, pass_rate, freshness, last_check, monitoring_days) computed live at atlas_compute_now(); table evidence holds the latest computed copy.';
+COMMENT ON VIEW terms_observations IS 'Valid payment-term observations of each primary operation up to atlas_compute_now(), each with the previous one and whether its terms_hash changed.';
+COMMENT ON VIEW terms_spans IS 'Per service: the first and latest valid payment-term observation up to atlas_compute_now(), and whether the terms ever varied.';
+COMMENT ON VIEW terms_change_events IS 'Every payment-term change up to atlas_compute_now(), with the kinds of change (amount, network, pay_to, ...).';
+COMMENT ON VIEW terms_90d IS 'Per service: the published payment-term figures over 90 days (current_since, changes_30d, changes_90d, pay_to_changes_90d, window_start, limited) at atlas_compute_now(); table terms_summary holds the latest computed copy.';
+COMMENT ON VIEW atlas_provider_endpoints IS 'Per host: how many tracked services it serves (provider_endpoints; a service counts itself).';
+COMMENT ON VIEW listing_criteria IS 'Per service: each directory criterion of the current listing-criteria rule (passed, null where it does not apply), in_directory, and the criteria JSON as published.';
+COMMENT ON VIEW directory_current IS 'Per service: its current directory state (the latest evaluation); atlas_directory_as_of(t) gives membership at any instant.';
+COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) at atlas_compute_now().';

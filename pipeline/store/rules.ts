@@ -50,9 +50,15 @@ export const dataDirOf = (dbPath: string): string => dirname(dbPath);
  */
 export function checksAllSql(files: readonly string[], readOnly: boolean): string {
   const create = readOnly ? 'CREATE OR REPLACE TEMP VIEW' : 'CREATE OR REPLACE VIEW';
-  if (!files.length) return `${create} checks_all AS SELECT * FROM checks`;
-  return `${create} checks_all AS SELECT * FROM checks UNION ALL SELECT * FROM atlas_archived_checks([${files.map(sqlPath).join(', ')}])`;
+  const view = files.length
+    ? `${create} checks_all AS SELECT * FROM checks UNION ALL SELECT * FROM atlas_archived_checks([${files.map(sqlPath).join(', ')}])`
+    : `${create} checks_all AS SELECT * FROM checks`;
+  return `${view};\n${CHECKS_ALL_COMMENT}`;
 }
+
+/** checks_all's comment for researchers (the other views' are at the end of rules.sql). */
+const CHECKS_ALL_COMMENT =
+  "COMMENT ON VIEW checks_all IS 'Every check that ran: the live table checks plus the checks archived to Parquet after 100 days (archive_files lists the files); same columns as checks.'";
 
 /**
  * Re-create checks_all with the files `archive_files` lists (pipeline/store/history.ts writes them).

@@ -135,3 +135,27 @@ describe('rules file', () => {
     }
   });
 });
+
+describe('the views carry comments for researchers (COMMENT ON, end of rules.sql)', () => {
+  const views = (s: Store, temporary: boolean) =>
+    s.all<{ name: string; comment: string | null }>(
+      'SELECT view_name AS name, comment FROM duckdb_views() WHERE NOT internal AND temporary = $1 ORDER BY view_name',
+      [temporary],
+    );
+
+  it('every view of the rules has a comment, on a read-write open and (as the TEMP views that shadow them) on a read-only one', async () => {
+    await withFile(async (path) => {
+      const written = await using(await openStore(path), async (s) => {
+        await migrate(s, new Date('2026-11-25T00:00:00Z'));
+        return views(s, false);
+      });
+      const declared = [...readFileSync(RULES_FILE, 'utf8').matchAll(/CREATE OR REPLACE VIEW (\w+)/g)].map((m) => m[1]!).sort();
+      expect(written.map((v) => v.name)).toEqual(declared);
+      expect(declared).toContain('checks_all');
+      for (const v of written) expect(v.comment, v.name).toMatch(/^\S.{30,}/);
+      const readOnly = await using(await openStore(path, { readOnly: true }), (s) => views(s, true));
+      expect(readOnly.map((v) => v.name)).toEqual(declared);
+      for (const v of readOnly) expect(v.comment, v.name).toMatch(/^\S.{30,}/);
+    });
+  }, 30_000);
+});
