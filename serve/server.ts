@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../pipeline/core/context.ts';
-import { sanitizeReplicaId } from '../pipeline/inbox/records.ts';
+import { sanitizeReplicaId } from '../site/contract/inbox-records.ts';
 import { createApp } from './app.ts';
 import { closeDeps, createDeps, type AppDeps, type Mount } from './deps.ts';
 import { serverParts } from './mounts.ts';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 import { action } from './util.ts';
 
 export function register(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { publicBaseUrl } from '../../pipeline/core/config.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { sanitizeReplicaId } from '../../pipeline/inbox/records.ts';
+import { sanitizeReplicaId } from '../../site/contract/inbox-records.ts';
 import { startServer } from '../../serve/server.ts';
 import { buildServerJson } from '../../site/discovery/index.ts';
 import { action, parseIntOption } from './util.ts';

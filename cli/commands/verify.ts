@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 import { parsePublicKey, publicKeyFromBase64 } from '../../pipeline/core/signing-key.ts';
-import { verifyTree } from '../../site/publish/verify-tree.ts';
+import { verifyTree } from '../../pipeline/publish/verify-tree.ts';
 import { formatMismatch, verifyGeneration } from '../../pipeline/verify/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
 import { loadConfig } from '../../pipeline/core/config.ts';
@@ -79,7 +79,7 @@ function pinnedKey(opts: VerifyOptions): KeyObject | undefined {
 
 /**
  * `atlas verify`. Two modes: `--tree DIR` checks a tree's signature and hashes offline
- * (site/publish/verify-tree.ts); without it, the published figures are recomputed from the database
+ * (pipeline/publish/verify-tree.ts); without it, the published figures are recomputed from the database
  * (pipeline/verify). The tree mode builds no Context: it reads nothing but DIR and the key, and
  * creates no data folder or secret on the verifier's machine.
  */

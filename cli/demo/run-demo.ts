@@ -18,16 +18,16 @@ import {
   writeDemoListings,
   type DemoSummary,
   type LiveCycler,
-} from '../../pipeline/demo/index.ts';
+} from './index.ts';
 import { startFleetProcess, type Fleet, type FleetProcess } from '../../pipeline/fleet/index.ts';
 import { migrate, openStore, refreshSnapshot, withRun } from '../../pipeline/store/index.ts';
 import { BACKFILL_KIND } from '../../site/contract/run-windows.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 import { startServer, type RunningServer } from '../../serve/server.ts';
 
 // The demo's start-up wires the batch side (the fleet, back-filled cycles, publish) to the server,
 // so it lives in cli/, the only layer that may import both (docs/CONTRACTS.md, "Layers"). Its
-// parts that need no server stay in pipeline/demo/.
+// parts that need no server stay in cli/demo/.
 
 export interface DemoOptions {
   /** The runtime data folder (--data); the demo lives in `<data>/demo/`, recreated on every start. */

@@ -1,4 +1,4 @@
-import { ALIASES, NETWORKS, isMainnet, toCaip2 } from '../x402/networks.ts';
+import { ALIASES, NETWORKS, isMainnet, toCaip2 } from '../../site/contract/networks.ts';
 import type { Store } from '../store/store.ts';
 
 export interface NetworkRow {
@@ -9,7 +9,7 @@ export interface NetworkRow {
 
 /**
  * The `networks` lookup table: every id Atlas knows (CAIP-2, v1 name, alias) with isMainnet() from
- * pipeline/x402/networks.ts (its ALIASES included), so SQL decides "mainnet" exactly as the code does. Unknown ids are absent
+ * site/contract/networks.ts (its ALIASES included), so SQL decides "mainnet" exactly as the code does. Unknown ids are absent
  * and therefore never mainnet.
  */
 export function networkRows(): NetworkRow[] {

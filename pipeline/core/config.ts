@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AtlasError, formatIssues } from './errors.ts';
+import { DEFAULT_BASE_URL } from '../../site/contract/common.ts';
 import { CYCLE_MINUTES, DEFAULT_CYCLE_MINUTES } from '../../site/contract/run-windows.ts';
 import { DEFAULT_LISTINGS_DIR } from './paths.ts';
 import { SPREAD_STEPS_MINUTES } from './slots.ts';
@@ -209,9 +210,6 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   }
   throw new AtlasError('invalid_input', `${file}: ${formatIssues(r.error.issues)}`);
 }
-
-/** Where a default installation answers (serve.host and serve.port defaults). */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /**
  * The instance's public base URL without a trailing slash: `serve.baseUrl` when configured, else

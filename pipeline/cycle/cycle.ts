@@ -8,7 +8,7 @@ import { runModeration } from '../moderation/index.ts';
 import { PROBE_JOBS, runProbe } from '../probe/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
-import { publish, type PublishResult } from '../../site/publish/index.ts';
+import { publish, type PublishResult } from '../publish/index.ts';
 import { verifyGeneration } from '../verify/index.ts';
 import { CADENCE_MS, isDue } from './due.ts';
 

@@ -1,11 +1,11 @@
 import { encodePaymentRequiredHeader } from '@x402/core/http';
-import { NETWORKS, STABLECOINS } from '../x402/networks.ts';
+import { NETWORKS, STABLECOINS } from '../../site/contract/networks.ts';
 import type { EndpointSpec } from './plan.ts';
 import { hash32, mulberry32 } from './prng.ts';
 import { after, type Timeline } from './timeline.ts';
 
 /**
- * Payment terms of fleet endpoints, built from the real USDC assets of pipeline/x402/networks.ts so
+ * Payment terms of fleet endpoints, built from the real USDC assets of site/contract/networks.ts so
  * prices are computable, and the v1/v2 payment-request objects made from them. Terms are a pure
  * function of (endpoint, time): nothing is stored per endpoint.
  */

@@ -59,7 +59,7 @@ export const REAL_402_EXPECTED: Readonly<Record<string, Expected>> = Object.free
   'mpprouter-firecrawl-scrape-stellar': v(true, 'ok', 402),
 
   // --- real-402-examples-2026.json (x402-mainnet/2; the classification of each: docs/notes/fleet.md) ---
-  // Valid v2 header on Arc eip155:5042, a mainnet in pipeline/x402/networks.ts (Circle's documents).
+  // Valid v2 header on Arc eip155:5042, a mainnet in site/contract/networks.ts (Circle's documents).
   'arcgate-box-create-arc': v(true, 'ok', 402),
   // Valid v2 request on BNB Smart Chain eip155:56, a mainnet (BNB Chain's documents).
   'bankofai-dexscreener-bsc-usdt-permit2': v(true, 'ok', 402),

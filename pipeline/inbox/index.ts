@@ -1,3 +1,2 @@
-export * from './records.ts';
 export * from './read.ts';
 export * from './load.ts';

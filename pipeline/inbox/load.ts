@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import type { Store } from '../store/store.ts';
 import { readInbox } from './read.ts';
-import { INBOX_KINDS, type InboxKind, RECORD_SCHEMAS, Time } from './records.ts';
+import { INBOX_KINDS, type InboxKind, RECORD_SCHEMAS, Time } from '../../site/contract/inbox-records.ts';
 
 /**
  * `atlas ingest inbox`: load the server's append logs (every replica's file) into the DuckDB tables
@@ -24,7 +24,7 @@ export interface KindSummary {
 }
 
 /**
- * Columns of each kind's table, in the order of its record schema (pipeline/inbox/records.ts): a time
+ * Columns of each kind's table, in the order of its record schema (site/contract/inbox-records.ts): a time
  * member (schema Time, nullable or not) is a TIMESTAMP, every other member a VARCHAR.
  */
 const columnsOf = (schema: z.ZodObject): { name: string; type: string }[] =>

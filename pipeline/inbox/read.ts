@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOG_FILE_RE, parseRecord, type InboxKind, type InboxRecordByKind } from './records.ts';
+import { LOG_FILE_RE, parseRecord, type InboxKind, type InboxRecordByKind } from '../../site/contract/inbox-records.ts';
 
 export interface ReadResult<K extends InboxKind> {
   records: InboxRecordByKind[K][];

@@ -1,7 +1,7 @@
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { CORRECTION_NOTE_MAX, ReportCorrection } from '../../site/contract/reports.ts';
-import { parseWeekId, weekId } from './week.ts';
+import { parseWeekId, weekId } from '../core/week.ts';
 
 type FigureValue = ReportCorrection['figures'][string];
 

@@ -5,7 +5,7 @@ import { ReportBody } from '../../site/contract/reports.ts';
 import { REPORT_NOTES } from './notes.ts';
 import { int, PARAMS_CTE } from './sql.ts';
 import { termsFigures } from './terms-figures.ts';
-import { weekEnd, weekId } from './week.ts';
+import { weekEnd, weekId } from '../core/week.ts';
 
 export const OUTCOME_REPORTS_NOTE =
   'Unverified reports sent by agents, moderated before any use; counted as received, never turned into rates or scores.';

@@ -3,7 +3,7 @@ import { AtlasError } from '../core/errors.ts';
 import { withRun } from '../store/runs.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { computeWeekFigures } from './figures.ts';
-import { mondayOf, WEEK_MS, weekEnd, weekId, weeksBetween } from './week.ts';
+import { mondayOf, WEEK_MS, weekEnd, weekId, weeksBetween } from '../core/week.ts';
 
 /** Week starts already frozen, as `YYYY-MM-DD`. */
 export async function frozenWeeks(store: Store): Promise<Set<string>> {

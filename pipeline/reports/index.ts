@@ -1,4 +1,4 @@
-export * from './week.ts';
+export * from '../core/week.ts';
 export * from './figures.ts';
 export * from './freeze.ts';
 export * from './corrections.ts';

@@ -5,7 +5,7 @@ import { dbTimeToIso, type Store } from '../store/store.ts';
 import { listCorrections } from './corrections.ts';
 import { computeWeekFigures } from './figures.ts';
 import type { Report, ReportList } from '../../site/contract/reports.ts';
-import { mondayOf, parseWeekId, weekEnd, weekId } from './week.ts';
+import { mondayOf, parseWeekId, weekEnd, weekId } from '../core/week.ts';
 
 export const reportApiPath = (id: string): string => `/api/v1/reports/${id}`;
 

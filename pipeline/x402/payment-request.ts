@@ -1,5 +1,5 @@
 import { parsePaymentRequired } from '@x402/core/schemas';
-import { toCaip2 } from './networks.ts';
+import { toCaip2 } from '../../site/contract/networks.ts';
 
 /**
  * Reading an x402 payment request from a 402 response. Pure (headers and body in, verdict out).

@@ -1,5 +1,5 @@
 import { PRICE_KINDS } from '../../site/contract/common.ts';
-import { usdPrice } from './networks.ts';
+import { usdPrice } from '../../site/contract/networks.ts';
 
 /**
  * What an offer's amount means in dollars (docs/reference.md, Networks and prices). Pure.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { keyedHash } from '../core/secret.ts';
-import { stablecoinCurrency } from './networks.ts';
+import { stablecoinCurrency } from '../../site/contract/networks.ts';
 import { lowestPrices } from './prices.ts';
 import type { RawOffer } from './payment-request.ts';
 

@@ -1,5 +1,5 @@
 import { open, readdir } from 'node:fs/promises';
-import { INBOX_KINDS, type InboxKind, LOG_FILE_RE } from '../../pipeline/inbox/records.ts';
+import { INBOX_KINDS, type InboxKind, LOG_FILE_RE } from '../../site/contract/inbox-records.ts';
 
 /**
  * Reading the inbox logs from a remembered byte offset (docs/notes/replicas.md): the server reads

@@ -10,7 +10,7 @@ import {
   logFileName,
   type OutcomeRecord,
   parseRecord,
-} from '../../pipeline/inbox/records.ts';
+} from '../../site/contract/inbox-records.ts';
 import { JsonlAppender } from './appender.ts';
 import { DailyCounter, utcDay } from './daily-counter.ts';
 import { completeLines, type LogFile, listInbox, logFiles, readFrom } from './log-tail.ts';

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../pipeline/core/clock.ts';
-import type { InboxKind } from '../../pipeline/inbox/records.ts';
+import type { InboxKind } from '../../site/contract/inbox-records.ts';
 import type { SiteState } from '../site/state.ts';
 
 /**

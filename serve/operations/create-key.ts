@@ -1,5 +1,5 @@
 import { API_STATUS } from '../../site/contract/common.ts';
-import type { KeyRecord } from '../../pipeline/inbox/records.ts';
+import type { KeyRecord } from '../../site/contract/inbox-records.ts';
 import { KeyRequestSchema } from '../../site/contract/requests.ts';
 import type { KeyCreated } from '../../site/contract/writes.ts';
 import { addressHash } from '../auth/address.ts';

@@ -1,6 +1,6 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import type { OutcomeRecord } from '../../pipeline/inbox/records.ts';
+import type { OutcomeRecord } from '../../site/contract/inbox-records.ts';
 import { OutcomeReportSchema } from '../../site/contract/requests.ts';
 import { OUTCOME_RECEIPT_STATUS } from '../../site/contract/common.ts';
 import type { ModerationDecision } from '../../site/contract/moderation.ts';

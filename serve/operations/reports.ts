@@ -1,6 +1,6 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { mondayOf, weekId } from '../../pipeline/reports/week.ts';
+import { mondayOf, weekId } from '../../pipeline/core/week.ts';
 import { ReportIdSchema } from '../../site/contract/requests.ts';
 import type { AppDeps } from '../deps.ts';
 import { publishedResource } from './resources.ts';

@@ -1,5 +1,5 @@
 import { API_STATUS } from '../../site/contract/common.ts';
-import type { FeedbackRecord } from '../../pipeline/inbox/records.ts';
+import type { FeedbackRecord } from '../../site/contract/inbox-records.ts';
 import { FeedbackRequestSchema } from '../../site/contract/requests.ts';
 import type { FeedbackReceipt } from '../../site/contract/writes.ts';
 import { addressHash } from '../auth/address.ts';

@@ -1,8 +1,8 @@
-import { NETWORKS, toCaip2 } from '../../pipeline/x402/networks.ts';
+import { NETWORKS, toCaip2 } from '../../site/contract/networks.ts';
 
 /*
  * The network filter of GET /api/v1/services (and the MCP search tool), defined once here on top of
- * the known-networks table (pipeline/x402/networks.ts). Its text is NETWORK_FILTER_RULE in
+ * the known-networks table (site/contract/networks.ts). Its text is NETWORK_FILTER_RULE in
  * site/contract/requests.ts; keep the two in step. The `mainnet` filter has no rule of its own: it
  * reads the published `mainnet` field (serve/search/row.ts), computed by the pipeline's rules.
  */

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { INDEX_SHARDS_FILE, IndexRecord, IndexShards, shardFile } from '../../site/contract/index-record.ts';
+import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
 import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
@@ -62,7 +62,7 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
  * The index records compiled one by one as they are parsed (json-array.ts): only the search rows
  * (each keeps its published summary) and the search haystacks stay; the rest of every record is
  * garbage as soon as it is compiled, so the load never holds every record whole.
- * The files: the shards listed by `index/shards.json` (site/contract/index-record.ts), or a
+ * The files: the buckets listed by `index/buckets.json` (site/contract/index-record.ts), or a
  * generation's single `index/summaries.json` (generations published before the index was split).
  * Each record gets `evidence.monitoring_days` and `payment_terms.window_start` at `asOfMs`
  * (site/contract/monitoring.ts, site/contract/terms-window.ts: the files leave out the days and
@@ -85,22 +85,22 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
     rows.push(compileRow(rec, i));
     haystacks.push(rec.search.haystack);
   };
-  const layoutPath = join(dir, INDEX_SHARDS_FILE);
+  const layoutPath = join(dir, INDEX_BUCKETS_FILE);
   const layout = await optionalObject(layoutPath);
   if (!layout) {
     const path = join(dir, 'index', 'summaries.json');
     await forEachArrayElement(path, onRecord(path));
     return { rows, haystacks };
   }
-  const parsed = IndexShards.safeParse(layout);
+  const parsed = IndexBuckets.safeParse(layout);
   if (!parsed.success) throw new AtlasError('invalid_input', `${layoutPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   const { bits, counts, services } = parsed.data;
-  if (counts.length !== 2 ** bits) throw new AtlasError('invalid_input', `${layoutPath}: ${counts.length} shard counts for ${bits} bits`);
+  if (counts.length !== 2 ** bits) throw new AtlasError('invalid_input', `${layoutPath}: ${counts.length} bucket counts for ${bits} bits`);
   for (let s = 0; s < counts.length; s++) {
     if (!counts[s]) continue;
-    const path = join(dir, shardFile(s, bits));
+    const path = join(dir, bucketFile(s, bits));
     const before = n;
-    // Shards are small (about SHARD_TARGET records): a small read buffer per file.
+    // Buckets are small (about BUCKET_TARGET records): a small read buffer per file.
     await forEachArrayElement(path, onRecord(path), 1 << 16);
     if (n - before !== counts[s]) throw new AtlasError('invalid_input', `${path}: ${n - before} records, ${layoutPath} says ${counts[s]}`);
   }

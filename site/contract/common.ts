@@ -12,6 +12,9 @@ export const ApiStatus = z.literal(API_STATUS);
 /** Version of the interface description (the OpenAPI document and the field dictionary). */
 export const API_VERSION = '0.1.0-preview' as const;
 
+/** Where a default installation answers (the serve.host and serve.port defaults of the config). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
 /** UTC instant as ISO-8601 with `Z` (what `Date#toISOString` writes). */
 export const DateTime = z.iso.datetime();
 /** A calendar day `YYYY-MM-DD` (UTC). */

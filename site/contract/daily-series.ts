@@ -11,7 +11,7 @@ import type { DailyChecks } from './service-detail.ts';
  * server re-windows it when it answers (`dailySeriesAt`): the days the file has are kept, the days
  * before the window dropped, the days after the file's last one filled with zeros. The zeros are
  * exact, not a guess: publish shares a file across a midnight only when the service's checks over
- * the days both windows hold are the same and it has none on the new day (site/publish/fingerprint.ts,
+ * the days both windows hold are the same and it has none on the new day (pipeline/publish/fingerprint.ts,
  * the next-day fingerprint); any later check makes publish render the file again.
  *
  * Pure and dependency-free (a type import only), so publish, the pages and the server share it.

@@ -1,7 +1,7 @@
 /**
  * HTTP caching rules: the one policy table, read by the server's middleware
  * (serve/middleware/http-cache.ts) and by publish, which states the same rules for static hosts in
- * each generation's `_headers` file (site/publish/headers-file.ts). How long an answer may be reused
+ * each generation's `_headers` file (pipeline/publish/headers-file.ts). How long an answer may be reused
  * follows the data's own rules:
  * - search results: a computed result is reused for five minutes (serve/search/cache.ts), and that
  *   is the whole life of the answer: a reused answer carries `Age` (seconds since the result was

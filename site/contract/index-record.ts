@@ -47,43 +47,43 @@ export const IndexRecordFile = IndexRecord.extend({ summary: ServiceSummaryFile 
 export type IndexRecordFile = z.infer<typeof IndexRecordFile>;
 
 /**
- * The index of a generation is split into shards so that a publish rewrites only the shards holding
+ * The index of a generation is split into buckets so that a publish rewrites only the buckets holding
  * a changed service and shares the others with the previous generation (docs/notes/incremental-publish.md):
  *
- *   index/shards.json              this object: the layout and every shard's record count
- *   index/summaries/<hex>.json     one shard: a JSON array of IndexRecordFile, one record per line, by id
+ *   index/buckets.json              this object: the layout and every bucket's record count
+ *   index/summaries/<hex>.json     one bucket: a JSON array of IndexRecordFile, one record per line, by id
  *
- * A service's shard is the first `bits` bits of the MD5 digest of its id (read as a big-endian
- * number), written as lowercase hex padded to ceil(bits / 4) digits (`bits` 0: the one shard `0`).
- * `bits` is the smallest count that keeps the average shard at SHARD_TARGET records or fewer, so it
- * depends only on how many services are published. Shards without a record are not written
+ * A service's bucket is the first `bits` bits of the MD5 digest of its id (read as a big-endian
+ * number), written as lowercase hex padded to ceil(bits / 4) digits (`bits` 0: the one bucket `0`).
+ * `bits` is the smallest count that keeps the average bucket at BUCKET_TARGET records or fewer, so it
+ * depends only on how many services are published. Buckets without a record are not written
  * (`counts[n]` is 0). A static-host client finds one service's record with two requests.
  */
-export const INDEX_SHARDS_FILE = 'index/shards.json';
-export const INDEX_SHARDS_FORMAT = 'atlas-index-shards/1';
-export const SHARD_TARGET = 16;
+export const INDEX_BUCKETS_FILE = 'index/buckets.json';
+export const INDEX_BUCKETS_FORMAT = 'atlas-index-buckets/1';
+export const BUCKET_TARGET = 16;
 
-export const IndexShards = z.strictObject({
-  format: z.literal(INDEX_SHARDS_FORMAT),
-  /** How a service's shard is found (the rule above, in words). */
-  shard_of: z.string(),
+export const IndexBuckets = z.strictObject({
+  format: z.literal(INDEX_BUCKETS_FORMAT),
+  /** How a service's bucket is found (the rule above, in words). */
+  bucket_of: z.string(),
   bits: z.number().int().min(0).max(24),
   services: z.number().int().nonnegative(),
-  /** Records per shard, by shard number (2^bits entries). */
+  /** Records per bucket, by bucket number (2^bits entries). */
   counts: z.array(z.number().int().nonnegative()),
 });
-export type IndexShards = z.infer<typeof IndexShards>;
+export type IndexBuckets = z.infer<typeof IndexBuckets>;
 
-export const SHARD_OF_TEXT = 'first `bits` bits of md5(id), big-endian; file index/summaries/<lowercase hex, ceil(bits/4) digits>.json';
+export const BUCKET_OF_TEXT = 'first `bits` bits of md5(id), big-endian; file index/summaries/<lowercase hex, ceil(bits/4) digits>.json';
 
-/** Bits of the shard number for `services` records: average shard size at most SHARD_TARGET. */
-export function shardBits(services: number): number {
+/** Bits of the bucket number for `services` records: average bucket size at most BUCKET_TARGET. */
+export function bucketBits(services: number): number {
   let bits = 0;
-  while (bits < 24 && services / 2 ** bits > SHARD_TARGET) bits += 1;
+  while (bits < 24 && services / 2 ** bits > BUCKET_TARGET) bits += 1;
   return bits;
 }
 
-/** Generation-relative path of shard `n` under `bits`. */
-export function shardFile(n: number, bits: number): string {
+/** Generation-relative path of bucket `n` under `bits`. */
+export function bucketFile(n: number, bits: number): string {
   return `index/summaries/${n.toString(16).padStart(Math.max(1, Math.ceil(bits / 4)), '0')}.json`;
 }

@@ -3,7 +3,7 @@ import { API_VERSION, REPORT_ID_PATTERN, SERVICE_ID_PATTERN } from './common.ts'
 import { ChangeList } from './changes.ts';
 import { Fields } from './fields.ts';
 import { Health } from './health.ts';
-import { IndexRecordFile, IndexShards } from './index-record.ts';
+import { IndexRecordFile, IndexBuckets } from './index-record.ts';
 import { Manifest } from './manifest.ts';
 import { ModerationIndex } from './moderation.ts';
 import { Report, ReportList } from './reports.ts';
@@ -66,8 +66,8 @@ const REPORT = REPORT_ID_PATTERN.slice(1, -1);
  */
 export const PUBLISHED_JSON_FILES: readonly PublishedJsonKind[] = [
   { kind: 'service', path: new RegExp(`^api/v1/services/${ID}\\.json$`), schema: ServiceDetailFile },
-  { kind: 'index-shard', path: /^index\/summaries\/[0-9a-f]+\.json$/, schema: z.array(IndexRecordFile) },
-  { kind: 'index-layout', path: /^index\/shards\.json$/, schema: IndexShards },
+  { kind: 'index-bucket', path: /^index\/summaries\/[0-9a-f]+\.json$/, schema: z.array(IndexRecordFile) },
+  { kind: 'index-layout', path: /^index\/buckets\.json$/, schema: IndexBuckets },
   { kind: 'moderation', path: /^index\/moderation\.json$/, schema: ModerationIndex },
   { kind: 'report', path: new RegExp(`^api/v1/reports/${REPORT}\\.json$`), schema: Report },
   { kind: 'reports', path: /^api\/v1\/reports\/index\.json$/, schema: ReportList },

@@ -1,9 +1,8 @@
 /**
  * Web pages (plain HTML + CSS, no framework). Pure render functions from the contract types to
- * strings, shared by the static tree (`writePages`, called by publish before the pointer switch)
+ * strings, shared by the static tree (pipeline/publish/write-pages.ts, before the pointer switch)
  * and the server (`serve/pages`).
  */
-export { writePages, staticServicePage } from './write.ts';
 export { renderDirectoryPage, formFromQuery, queryString } from './directory.ts';
 export { renderServicePage } from './service.ts';
 export { renderStatusPage } from './status.ts';

@@ -18,7 +18,7 @@ export type {
 
 /**
  * A service page's input: an answer of the server (ServiceDetail) or a published single-service file
- * with `evidence.monitoring_days` left off (a static page shows no day count, site/pages/write.ts).
+ * with `evidence.monitoring_days` left off (a static page shows no day count, pipeline/publish/write-pages.ts).
  */
 export type ServicePageData = Omit<ServiceDetailFile, 'evidence'> & { evidence: EvidenceFile & { monitoring_days?: number } };
 

@@ -4,7 +4,7 @@
  * Prints one JSON line: wall ms, per-step ms, what was rendered and shared, peak RSS (MB).
  */
 import { limitHeapGrowth } from '../../pipeline/core/heap-growth.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
 
 const [dataDir, nowIso, mode, pages] = process.argv.slice(2);

@@ -17,7 +17,7 @@
  * leaving out the files that hold the generation id, the publish run id or the signing key
  * or the runs' timings (manifest.json, checksums.*, healthz.json, atlas-signing-key.json,
  * api/v1/status.json, run-log.json) and index/fingerprints.txt (every line of it hashes the salt,
- * which names the rendering code itself: site/publish/fingerprint.ts); with a fixed --size the same
+ * which names the rendering code itself: pipeline/publish/fingerprint.ts); with a fixed --size the same
  * code gives the same file, so two checkouts can be compared byte for byte (the publish instant and
  * the seeded world are fixed).
  */
@@ -28,7 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { computeAll } from '../../pipeline/compute/index.ts';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
-import { FINGERPRINTS_FILE } from '../../site/publish/fingerprint.ts';
+import { FINGERPRINTS_FILE } from '../../pipeline/publish/fingerprint.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
 import { seedChangesAndReports, seedRaw } from '../unit/publish/seed.ts';
 

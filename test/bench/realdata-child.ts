@@ -13,7 +13,7 @@ import { resolvePaths } from '../../pipeline/core/paths.ts';
 import { computeAll } from '../../pipeline/compute/index.ts';
 import { ingestMcp, ingestX402 } from '../../pipeline/ingest/index.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 
 async function main(): Promise<void> {
   const [dataset, file, dataDir, now] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
 import { readInbox } from '../../pipeline/inbox/read.ts';
-import { INBOX_KINDS } from '../../pipeline/inbox/records.ts';
+import { INBOX_KINDS } from '../../site/contract/inbox-records.ts';
 import { openStore } from '../../pipeline/store/store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { generateSpecs, writeGeneration } from '../serve/fixture.ts';

@@ -60,7 +60,7 @@ export const REAL_402_TABLE: Readonly<Record<string, Real402Verdict>> = {
 
   // --- real-402-examples-2026.json ---
   // The file's expected verdicts were written before Arc (eip155:5042) and BNB Smart Chain (eip155:56)
-  // were in pipeline/x402/networks.ts (both then unknown_network); with them there as mainnets, from
+  // were in site/contract/networks.ts (both then unknown_network); with them there as mainnets, from
   // their operators' documents (docs/reference.md), both pass.
   // Complete v2 header on Arc; the body is an error object (`{"error":{…},"next":"pay"}`), not a request.
   // Exact 50000 units of Arc USDC (6 decimals): $0.05.

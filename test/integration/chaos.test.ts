@@ -9,7 +9,7 @@ import { fleetConfig, startFleet, writeFleetListings } from '../../pipeline/flee
 import { mulberry32 } from '../../pipeline/fleet/prng.ts';
 import { selectDue } from '../../pipeline/probe/index.ts';
 import { ABANDONED_PREFIX, openStore, type Store } from '../../pipeline/store/index.ts';
-import { currentGeneration, generationDir, isSealedGeneration, verifyTree } from '../../site/publish/index.ts';
+import { currentGeneration, generationDir, isSealedGeneration, verifyTree } from '../../pipeline/publish/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir, testClock } from '../helpers/context.ts';
 

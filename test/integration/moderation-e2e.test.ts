@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCycle } from '../../pipeline/cycle/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 import { OutcomeReceipt, ServiceDetail } from '../../site/contract/index.ts';
 import { startServer } from '../../serve/index.ts';
 import { runCli } from '../helpers/cli.ts';

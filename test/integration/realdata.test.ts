@@ -15,7 +15,7 @@ import {
   type X402IngestResult,
 } from '../../pipeline/ingest/index.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
-import { publish } from '../../site/publish/index.ts';
+import { publish } from '../../pipeline/publish/index.ts';
 import { ServiceList } from '../../site/contract/index.ts';
 import { createApp } from '../../serve/app.ts';
 import { closeDeps, createDeps } from '../../serve/deps.ts';

@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BASE_URL, defaultConfig } from '../../pipeline/core/config.ts';
+import { defaultConfig } from '../../pipeline/core/config.ts';
+import { DEFAULT_BASE_URL } from '../../site/contract/common.ts';
 import { listChanges, recordDocumentation } from '../../pipeline/docs/index.ts';
 import { currentReport, freezeDueReports, getReport } from '../../pipeline/reports/index.ts';
 import type { z } from 'zod';

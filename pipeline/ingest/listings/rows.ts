@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../core/paths.ts';
 import { sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
-import { toCaip2 } from '../../x402/networks.ts';
+import { toCaip2 } from '../../../site/contract/networks.ts';
 import { httpHost, isTemplatedUrl } from '../url.ts';
 import { defaultProtocol, INTERVAL_HOURS, type Listing, type ListingSource } from './schema.ts';
 

@@ -1,6 +1,6 @@
 import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { normalizeTags, sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
-import { toCaip2 } from '../../x402/networks.ts';
+import { toCaip2 } from '../../../site/contract/networks.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';

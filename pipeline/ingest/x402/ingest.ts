@@ -1,6 +1,6 @@
 import { CheckKind } from '../../../site/contract/common.ts';
 import type { Context } from '../../core/context.ts';
-import { DECOY_PRICE_USD } from '../../x402/networks.ts';
+import { DECOY_PRICE_USD } from '../../../site/contract/networks.ts';
 import type { Store } from '../../store/store.ts';
 import { mergeDiscovered, type DiscoveredRecord, type MergeCounts } from '../discovered.ts';
 import { withIngestRun } from '../runs.ts';

@@ -1,6 +1,6 @@
 import { CheckKind, PASS_RULE_OF_KIND, ServiceType } from '../../../site/contract/common.ts';
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
-import { networkKind, toCaip2 } from '../../x402/networks.ts';
+import { networkKind, toCaip2 } from '../../../site/contract/networks.ts';
 import { type LowestPrices, lowestPrices } from '../../x402/prices.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId, x402McpCandidateId } from '../ids.ts';

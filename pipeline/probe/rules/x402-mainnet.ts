@@ -1,6 +1,6 @@
 import { PASS_RULE_OF_KIND } from '../../../site/contract/common.ts';
 import { type Classified402, classify402 } from '../../x402/classify-402.ts';
-import { networkKind } from '../../x402/networks.ts';
+import { networkKind } from '../../../site/contract/networks.ts';
 import type { PaymentRequestRead } from '../../x402/payment-request.ts';
 import type { EdgeResult } from '../safe-fetch.ts';
 import { commonVerdict, type Verdict } from '../verdict.ts';

@@ -3,7 +3,7 @@
 -- pipeline/store/rules.sql, re-created whenever the database is opened (docs/CONTRACTS.md "Rules").
 -- `atlas compute` materializes those rules into the tables below (publish reads the tables).
 
--- Payment network ids known to Atlas (pipeline/x402/networks.ts; CAIP-2 ids, v1 names and aliases).
+-- Payment network ids known to Atlas (site/contract/networks.ts; CAIP-2 ids, v1 names and aliases).
 -- Refreshed by every `atlas compute` from the code's table. An id not listed is unknown: never mainnet.
 CREATE TABLE networks (
   id VARCHAR PRIMARY KEY,

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '../../../pipeline/core/config.ts';
+import { DEFAULT_BASE_URL } from '../../contract/common.ts';
 import { badgeSnippets } from '../../discovery/badge.ts';
 import { html, type Html } from '../html.ts';
 import type { PageMeta, ServiceDetail } from '../model.ts';

@@ -8,7 +8,7 @@ import { MIGRATIONS_DIR, migrate, openStore, withStore } from '../../../pipeline
 import type { Store } from '../../../pipeline/store/store.ts';
 import { formatMismatch, verifyGeneration } from '../../../pipeline/verify/index.ts';
 import { ReportBody } from '../../../site/contract/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
 import { addDiscovered, addReviewed, at, insertCheckSeries, type ListingOp, writeListingFile } from './fixtures.ts';
 import { computeAt, viewAt, withDb } from './helpers.ts';

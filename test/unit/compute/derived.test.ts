@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { networkRows } from '../../../pipeline/compute/index.ts';
-import { isMainnet } from '../../../pipeline/x402/networks.ts';
+import { isMainnet } from '../../../site/contract/networks.ts';
 import { addDiscovered, addReviewed, at, insertTerms, makeTerms, T0 } from './fixtures.ts';
 import { computeAt, withDb } from './helpers.ts';
 

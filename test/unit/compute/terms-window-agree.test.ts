@@ -9,7 +9,7 @@ import { withDb } from './helpers.ts';
  * payment_terms.window_start has two copies by necessity: view terms_90d (pipeline/store/rules.sql),
  * which compute stores in `terms_summary`, and site/contract/terms-window.ts, which the server
  * evaluates when it answers (a published file carries the value only while `limited`, publish's
- * staging in site/publish/sql.ts). Generated cases show that the view's value equals the TypeScript
+ * staging in pipeline/publish/sql.ts). Generated cases show that the view's value equals the TypeScript
  * rule applied to what a file carries, to the millisecond, on both sides of the 90-day boundary, and
  * that what a file carries (the first observation) does not depend on the compute instant.
  */

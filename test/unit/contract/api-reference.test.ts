@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderApiReference } from '../../../site/publish/api-reference.ts';
-import { API_REFERENCE_PATH, currentApiReference } from '../../../site/publish/write-api-reference.ts';
+import { renderApiReference } from '../../../pipeline/publish/api-reference.ts';
+import { API_REFERENCE_PATH, currentApiReference } from '../../../pipeline/publish/write-api-reference.ts';
 
 describe('docs/api.md, the API reference generated from the contract', () => {
   it('is current: the committed file equals the rendering of today’s contract (npm run docs:api)', () => {

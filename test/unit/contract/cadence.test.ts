@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FULL_EVALUATION_EVERY_MS } from '../../../pipeline/compute/directory.ts';
 import { CADENCE_MS } from '../../../pipeline/cycle/due.ts';
-import { mondayOf } from '../../../pipeline/reports/week.ts';
+import { mondayOf } from '../../../pipeline/core/week.ts';
 import { HEALTH_PROBE_MAX_AGE_MS } from '../../../site/contract/health.ts';
 import { parseConfig } from '../../../pipeline/core/config.ts';
 import { CYCLE_MINUTES, JOB_CADENCE, jobEveryMs, jobSchedule, jobSlotStart, runWindows } from '../../../site/contract/run-windows.ts';

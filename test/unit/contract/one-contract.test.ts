@@ -157,9 +157,9 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'pipeline/cycle/cycle.ts DIRECTORY_SCOPES',
   'pipeline/cycle/cycle.ts JOB_KINDS',
   'pipeline/cycle/cycle.ts RUN_STATUSES',
-  'pipeline/demo/step.ts JOB_KINDS',
-  'pipeline/demo/summary.ts SERVICE_TIERS',
-  'pipeline/demo/summary.ts SERVICE_TYPES',
+  'cli/demo/step.ts JOB_KINDS',
+  'cli/demo/summary.ts SERVICE_TIERS',
+  'cli/demo/summary.ts SERVICE_TYPES',
   'pipeline/fleet/behaviours.ts CHECK_REASONS',
   // Fleet behaviour names that coincide with protocol names ('x402-v1', 'x402-v2').
   'pipeline/fleet/behaviours.ts PAYMENT_PROTOCOLS',
@@ -243,10 +243,10 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'site/pages/service.ts NETWORKS_SOURCES',
   'site/pages/service.ts PRICE_SOURCES',
   'site/pages/status.ts RUN_STATUSES',
-  'site/pages/write.ts SCOPES',
-  'site/publish/rows.ts NETWORKS_SOURCES',
-  'site/publish/rows.ts PRICE_SOURCES',
-  'site/publish/rows.ts SERVICE_TIERS',
+  'pipeline/publish/write-pages.ts SCOPES',
+  'pipeline/publish/rows.ts NETWORKS_SOURCES',
+  'pipeline/publish/rows.ts PRICE_SOURCES',
+  'pipeline/publish/rows.ts SERVICE_TIERS',
 ]);
 
 describe('contract sets: no production file restates members of a set', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtlasError, exitCodeFor, httpStatusFor, storageError } from '../../../pipeline/core/errors.ts';
 import { openStore } from '../../../pipeline/store/index.ts';
-import { currentGeneration, publish } from '../../../site/publish/index.ts';
+import { currentGeneration, publish } from '../../../pipeline/publish/index.ts';
 import { JsonlAppender } from '../../../serve/inbox/appender.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';

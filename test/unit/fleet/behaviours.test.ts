@@ -1,7 +1,7 @@
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { parsePaymentRequired } from '@x402/core/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isMainnet, networkKind, usdPrice } from '../../../pipeline/x402/networks.ts';
+import { isMainnet, networkKind, usdPrice } from '../../../site/contract/networks.ts';
 import { MCP_BEHAVIOURS, X402_BEHAVIOURS, fleetAgent, startFleet, type Fleet } from '../../../pipeline/fleet/index.ts';
 import { testClock } from '../../helpers/context.ts';
 import { hit } from './hit.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../pipeline/core/paths.ts';
 import { httpJsonFetcher, ingestX402, x402CandidateId } from '../../../pipeline/ingest/index.ts';
-import { isMainnet } from '../../../pipeline/x402/networks.ts';
+import { isMainnet } from '../../../site/contract/networks.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, tempDir, testClock, withTestStore } from '../../helpers/context.ts';
 import { dumpIngestTables, serveJson, x402Item } from './support.ts';

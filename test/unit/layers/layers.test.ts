@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importsOf, type ImportRef } from './imports.ts';
-import { checkImports, describeViolation, PRODUCTION_ROOTS, RULES, type Violation } from './rules.ts';
+import { checkImports, describeViolation, folderEdges, mutualFolders, PRODUCTION_ROOTS, RULES, type Violation } from './rules.ts';
 
 /**
  * Layers that enforce themselves (docs/CONTRACTS.md, Conventions: "Layers"): every source file of
@@ -51,6 +51,14 @@ describe('import direction over the real tree', () => {
     expect(importsByFile.get('cli/bin.mjs')).toContainEqual(expect.objectContaining({ kind: 'dynamic', specifier: './main.ts' }));
   });
 
+  it('no two top-level folders import each other', () => {
+    const edges = files.flatMap((f) => folderEdges(f, importsByFile.get(f)!, ROOT));
+    expect(mutualFolders(edges)).toEqual([]);
+    // What the folders do import, so a new direction is a visible change here.
+    const pairs = [...new Set(edges.map((e) => `${e.from}>${e.to}`))].sort();
+    expect(pairs).toEqual(['cli>pipeline', 'cli>serve', 'cli>site', 'pipeline>site', 'serve>pipeline', 'serve>site']);
+  });
+
   for (const rule of RULES) {
     it(`${rule.name}`, () => {
       const broken = violations.filter((v) => v.rule === rule.name).map((v) => describeViolation(v, rule));
@@ -61,45 +69,70 @@ describe('import direction over the real tree', () => {
 
 describe('the rules can fail (synthetic imports)', () => {
   const T = 'production never imports test/';
-  const B = 'the batch side never imports serve/ or cli/';
-  const S = 'serve/ never imports the store';
+  const P = 'the pipeline never imports serve/ or cli/';
+  const W = 'site/ depends on zod and nothing of ours below it';
+  const S = 'serve/ imports the contract and the shared core only';
+  const F = 'the simulator is imported only by cli/ and test/';
   const C = 'the contract imports only zod';
   const D = 'no computed imports in production code';
   it.each([
     // file, specifier, rules it breaks
-    ['pipeline/demo/config.ts', '../../test/fleet/index.ts', [T]],
+    ['pipeline/cycle/cycle.ts', '../../test/fleet/index.ts', [T]],
     ['cli/commands/demo.ts', '../../test/helpers/context.ts', [T]],
-    ['serve/app.ts', '../test/serve/fixture.ts', [T]],
-    ['site/pages/write.ts', '../../test/unit/pages/fixtures.ts', [T]],
-    ['pipeline/demo/run-demo.ts', '../../serve/server.ts', [B]],
-    ['pipeline/cycle/cycle.ts', '../../cli/context.ts', [B]],
-    ['site/publish/publish.ts', '../../serve/mounts.ts', [B]],
-    ['site/pages/write.ts', '../../cli/main.ts', [B]],
+    ['serve/app.ts', '../test/serve/fixture.ts', [T, S]],
+    ['site/pages/service.ts', '../../test/unit/pages/fixtures.ts', [T, W]],
+    ['pipeline/cycle/cycle.ts', '../../serve/server.ts', [P]],
+    ['pipeline/cycle/cycle.ts', '../../cli/context.ts', [P]],
+    ['pipeline/publish/publish.ts', '../../serve/mounts.ts', [P]],
+    ['site/pages/service.ts', '../../cli/main.ts', [W]],
+    ['site/pages/service.ts', '../../pipeline/core/config.ts', [W]],
+    ['site/discovery/llms.ts', '../../pipeline/publish/publish.ts', [W]],
+    ['site/pages/service.ts', 'node:fs', [W]],
+    ['site/pages/service.ts', 'hono', [W]],
     ['serve/site/holder.ts', '../../pipeline/store/index.ts', [S]],
-    ['serve/operations/search.ts', '../../pipeline/store/store.ts', [S]],
+    ['serve/operations/search.ts', '../../pipeline/publish/rows.ts', [S]],
+    ['serve/operations/search.ts', '../../pipeline/x402/classify-402.ts', [S]],
     ['serve/deps.ts', '@duckdb/node-api', [S]],
-    ['site/contract/error.ts', '../../pipeline/core/errors.ts', [C]],
-    ['site/contract/openapi.ts', '../publish/fields.ts', [C]],
-    ['site/contract/index.ts', 'node:fs', [C]],
-    ['site/contract/index.ts', 'hono', [C]],
-    ['site/contract/error.ts', '../../serve/app.ts', [B, C]],
+    ['pipeline/cycle/cycle.ts', '../fleet/index.ts', [F]],
+    ['pipeline/probe/run.ts', '../fleet/server.ts', [F]],
+    ['serve/app.ts', '../pipeline/fleet/index.ts', [S, F]],
+    ['site/contract/error.ts', '../../pipeline/core/errors.ts', [W, C]],
+    ['site/contract/openapi.ts', '../pages/model.ts', [C]],
+    ['site/contract/index.ts', 'node:fs', [W, C]],
+    ['site/contract/error.ts', '../../serve/app.ts', [W, C]],
     ['serve/mounts.ts', null, [D]],
-    ['site/publish/publish.ts', null, [D]],
-    // Allowed: cli imports everything; serve uses the contract and pure helpers; the contract uses zod.
+    ['pipeline/publish/publish.ts', null, [D]],
+    // Allowed: cli imports everything; serve uses site/ and the shared core; the contract uses zod.
     ['cli/demo/run-demo.ts', '../../serve/server.ts', []],
     ['cli/demo/run-demo.ts', '../../pipeline/store/index.ts', []],
+    ['cli/demo/config.ts', '../../pipeline/fleet/index.ts', []],
+    ['pipeline/fleet/server.ts', './respond-x402.ts', []],
     ['serve/deps.ts', '../site/contract/service-list.ts', []],
     ['serve/deps.ts', '../pipeline/core/clock.ts', []],
     ['serve/pages/mount.ts', '../../site/pages/index.ts', []],
-    ['pipeline/demo/config.ts', '../fleet/index.ts', []],
-    ['site/publish/publish.ts', '../pages/index.ts', []],
-    ['site/publish/publish.ts', '../../pipeline/store/runs.ts', []],
+    ['pipeline/publish/publish.ts', '../../site/pages/index.ts', []],
+    ['pipeline/publish/publish.ts', '../store/runs.ts', []],
+    ['site/pages/service.ts', '../contract/index.ts', []],
     ['site/contract/error.ts', 'zod', []],
     ['site/contract/index.ts', './error.ts', []],
     ['test/unit/layers/layers.test.ts', '../../../serve/app.ts', []],
+    ['test/fleet/fleet.test.ts', '../../pipeline/fleet/index.ts', []],
     ['test/unit/serve/mounts.test.ts', null, []],
   ] as Array<[string, string | null, string[]]>)('%s importing %s breaks %j', (file, specifier, expected) => {
     expect(rulesBrokenBy(file, specifier).sort()).toEqual([...expected].sort());
+  });
+
+  it('finds two folders that import each other, and not one that is imported one way', () => {
+    const edges = [
+      ...folderEdges('site/pages/service.ts', [imp('../../pipeline/core/config.ts')]),
+      ...folderEdges('pipeline/publish/publish.ts', [imp('../../site/pages/index.ts')]),
+      ...folderEdges('serve/app.ts', [imp('../site/contract/index.ts')]),
+      ...folderEdges('pipeline/core/config.ts', [imp('./errors.ts')]),
+    ];
+    expect(mutualFolders(edges)).toEqual([
+      'pipeline/ and site/ import each other: pipeline/publish/publish.ts:1 imports site/, site/pages/service.ts:1 imports pipeline/',
+    ]);
+    expect(mutualFolders(edges.filter((e) => e.from !== 'site'))).toEqual([]);
   });
 
   it('names the file, the line, the import and the rule', () => {
@@ -113,7 +146,7 @@ describe('the rules can fail (synthetic imports)', () => {
 
   it('resolves absolute paths and file: URLs against the project root', () => {
     expect(checkImports('serve/a.ts', [imp('/repo/pipeline/store/store.ts')], '/repo').map((v) => v.rule)).toEqual([S]);
-    expect(checkImports('pipeline/a.ts', [imp('file:///repo/serve/app.ts')], '/repo').map((v) => v.rule)).toEqual([B]);
+    expect(checkImports('pipeline/a.ts', [imp('file:///repo/serve/app.ts')], '/repo').map((v) => v.rule)).toEqual([P]);
   });
 });
 

@@ -34,6 +34,11 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
 const isProduction = (file: string) => PRODUCTION_ROOTS.some((r) => under(file, r));
 const project = (t: Target, dir: string) => t.kind === 'project' && under(t.path, dir);
 
+const projectOutside = (t: Target, ...dirs: string[]) => t.kind === 'project' && !dirs.some((d) => under(t.path, d));
+
+/** The folder of `path` one level below the project root (`pipeline` for a file under pipeline/store). */
+export const topFolder = (path: string): string => path.split('/')[0] ?? path;
+
 export const RULES: readonly Rule[] = [
   {
     name: 'production never imports test/',
@@ -42,16 +47,28 @@ export const RULES: readonly Rule[] = [
     forbids: (t) => project(t, 'test'),
   },
   {
-    name: 'the batch side never imports serve/ or cli/',
-    says: 'pipeline/ and site/ (publish, pages) never import serve/ or cli/; only cli/ wires both sides',
-    appliesTo: (f) => under(f, 'pipeline') || under(f, 'site'),
+    name: 'the pipeline never imports serve/ or cli/',
+    says: 'pipeline/ (ingest, probe, compute, publish) never imports serve/ or cli/; only cli/ wires both sides',
+    appliesTo: (f) => under(f, 'pipeline'),
     forbids: (t) => project(t, 'serve') || project(t, 'cli'),
   },
   {
-    name: 'serve/ never imports the store',
-    says: 'serve/ never imports pipeline/store/ or DuckDB: it reads the published tree through site/contract and pure helpers',
+    name: 'site/ depends on zod and nothing of ours below it',
+    says: 'site/ (the contract, the pages, the discovery documents) imports nothing outside site/ and no package but zod',
+    appliesTo: (f) => under(f, 'site'),
+    forbids: (t) => projectOutside(t, 'site') || (t.kind === 'package' && !under(t.name, 'zod')),
+  },
+  {
+    name: 'serve/ imports the contract and the shared core only',
+    says: 'serve/ imports of the project only serve/, site/ (the contract and its views) and pipeline/core/ (the shared core), and never DuckDB',
     appliesTo: (f) => under(f, 'serve'),
-    forbids: (t) => project(t, 'pipeline/store') || (t.kind === 'package' && under(t.name, '@duckdb')),
+    forbids: (t) => projectOutside(t, 'serve', 'site', 'pipeline/core') || (t.kind === 'package' && under(t.name, '@duckdb')),
+  },
+  {
+    name: 'the simulator is imported only by cli/ and test/',
+    says: 'pipeline/fleet/ (the simulated world) is imported only by cli/, test/ and itself; the product never depends on it',
+    appliesTo: (f) => !under(f, 'cli') && !under(f, 'test') && !under(f, 'pipeline/fleet'),
+    forbids: (t) => project(t, 'pipeline/fleet'),
   },
   {
     name: 'the contract imports only zod',
@@ -66,6 +83,43 @@ export const RULES: readonly Rule[] = [
     forbids: (t) => t.kind === 'computed',
   },
 ];
+
+/** One import of one top-level folder by another: `from` imports `to` at `file:line`. */
+export interface FolderEdge {
+  from: string;
+  to: string;
+  file: string;
+  line: number;
+}
+
+/**
+ * The rule over the whole graph, which no single import breaks: no two top-level folders import
+ * each other. Returns one line per pair that does, naming one import each way.
+ */
+export function mutualFolders(edges: readonly FolderEdge[]): string[] {
+  const first = new Map<string, FolderEdge>();
+  for (const e of edges) if (e.from !== e.to && !first.has(`${e.from}>${e.to}`)) first.set(`${e.from}>${e.to}`, e);
+  const out: string[] = [];
+  for (const e of first.values()) {
+    const back = first.get(`${e.to}>${e.from}`);
+    if (back && e.from < e.to)
+      out.push(
+        `${e.from}/ and ${e.to}/ import each other: ${e.file}:${e.line} imports ${e.to}/, ${back.file}:${back.line} imports ${e.from}/`,
+      );
+  }
+  return out;
+}
+
+/** The top-level folder edges of one file's project imports. */
+export function folderEdges(file: string, imports: readonly ImportRef[], root = '/'): FolderEdge[] {
+  const out: FolderEdge[] = [];
+  for (const imp of imports) {
+    const t = resolveImport(file, imp.specifier, root);
+    if (t.kind === 'project' && topFolder(t.path) !== topFolder(file))
+      out.push({ from: topFolder(file), to: topFolder(t.path), file, line: imp.line });
+  }
+  return out;
+}
 
 /** Where `specifier`, imported by project file `file`, points. Relative and absolute paths are resolved. */
 export function resolveImport(file: string, specifier: string | null, root: string): Target {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  backfillTimes,
-  createSimClock,
-  demoOutage,
-  demoTimeline,
-  formatSummary,
-  historyStart,
-  stepPlan,
-} from '../../../pipeline/demo/index.ts';
+import { backfillTimes, createSimClock, demoOutage, demoTimeline, formatSummary, historyStart, stepPlan } from '../../../cli/demo/index.ts';
 
-// The demo's pure parts (pipeline/demo): the back-fill calendar, the step plan, the clock, the
+// The demo's pure parts (cli/demo): the back-fill calendar, the step plan, the clock, the
 // scripted timeline and the printed summary.
 const end = new Date('2026-11-25T22:40:00Z');
 

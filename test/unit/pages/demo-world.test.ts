@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHandle } from '../../../cli/demo/run-demo.ts';
 import { computeStatus } from '../../../pipeline/compute/index.ts';
-import { DEMO_CYCLE_MINUTES } from '../../../pipeline/demo/config.ts';
+import { DEMO_CYCLE_MINUTES } from '../../../cli/demo/config.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
 import { openStore, type Store } from '../../../pipeline/store/index.ts';
 import { Status } from '../../../site/contract/index.ts';

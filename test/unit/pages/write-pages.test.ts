@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writePages } from '../../../site/pages/index.ts';
+import { writePages } from '../../../pipeline/publish/write-pages.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { discoveredDetail, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
 

@@ -5,7 +5,7 @@ import { loadReal402Responses, REAL_402_FILE_2026, REAL_402_FILES, realdataDir }
 import { x402MainnetRule } from '../../../pipeline/probe/rules/x402-mainnet.ts';
 import { authSchemes, type Classified402, classify402, type Response402 } from '../../../pipeline/x402/classify-402.ts';
 import { readPaymentRequest } from '../../../pipeline/x402/payment-request.ts';
-import { networkKind } from '../../../pipeline/x402/networks.ts';
+import { networkKind } from '../../../site/contract/networks.ts';
 import { PAYMENT_PROTOCOLS } from '../../../site/contract/common.ts';
 import { realdataGate } from '../../helpers/realdata-gate.ts';
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeAll } from '../../../pipeline/compute/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
 import { readIndex } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';

@@ -23,7 +23,7 @@ import {
   isTreePath,
   parseChecksums,
   type ProblemKind,
-} from '../../../site/publish/checksums.ts';
+} from '../../../pipeline/publish/checksums.ts';
 
 const H = (c: string) => c.repeat(64);
 const entry = (path: string, bytes = 1, sha256 = H('a')): ChecksumEntry => ({ path, bytes, sha256 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../pipeline/core/config.ts';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import { buildServerJson, renderLlmsTxt } from '../../../site/discovery/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
 import { currentDir } from './read-tree.ts';
 import { seedRaw } from './seed.ts';

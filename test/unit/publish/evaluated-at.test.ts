@@ -7,7 +7,7 @@ import type { Store } from '../../../pipeline/store/store.ts';
 import { verifyGeneration } from '../../../pipeline/verify/index.ts';
 import { directoryEvaluatedAt, Manifest, ServiceDetailFile } from '../../../site/contract/index.ts';
 import { fmtTime } from '../../../site/pages/format.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { dailyWorld, withServedTree } from './daily-world.ts';
 import { apartFromRenderInstants, parseWith } from './read-tree.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileWriter } from '../../../site/publish/file-writer.ts';
+import { FileWriter } from '../../../pipeline/publish/file-writer.ts';
 import { tempDir } from '../../helpers/context.ts';
 
 const sha = (s: string) => createHash('sha256').update(Buffer.from(s)).digest('hex');

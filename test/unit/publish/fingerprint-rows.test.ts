@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FINGERPRINT_ROWS_SQL, type FingerprintRow, fingerprintRows } from '../../../site/publish/fingerprint.ts';
+import { FINGERPRINT_ROWS_SQL, type FingerprintRow, fingerprintRows } from '../../../pipeline/publish/fingerprint.ts';
 import { openTestStore, tempDir } from '../../helpers/context.ts';
 
 /** The two temp tables FINGERPRINT_ROWS_SQL reads, filled with `rows` (as the fingerprint step leaves them). */
@@ -8,10 +8,12 @@ async function readBack(rows: readonly FingerprintRow[]): Promise<FingerprintRow
   const { dir, cleanup } = tempDir('atlas-fp-rows-');
   const store = await openTestStore(dir);
   try {
-    await store.run('CREATE TEMP TABLE pub_fp (ord INTEGER, shard INTEGER, id VARCHAR, in_directory BOOLEAN, fp VARCHAR, fp_next VARCHAR)');
+    await store.run(
+      'CREATE TEMP TABLE pub_fp (ord INTEGER, bucket INTEGER, id VARCHAR, in_directory BOOLEAN, fp VARCHAR, fp_next VARCHAR)',
+    );
     await store.run('CREATE TEMP TABLE pub_keys (ord INTEGER, checks_30d BIGINT, monitoring_since VARCHAR)');
     for (const r of rows) {
-      await store.run('INSERT INTO pub_fp VALUES ($1, $2, $3, $4, $5, $6)', [r.ord, r.shard, r.id, r.in_directory, r.fp, r.fp_next]);
+      await store.run('INSERT INTO pub_fp VALUES ($1, $2, $3, $4, $5, $6)', [r.ord, r.bucket, r.id, r.in_directory, r.fp, r.fp_next]);
       await store.run('INSERT INTO pub_keys VALUES ($1, $2, $3)', [r.ord, r.checks_30d, r.monitoring_since]);
     }
     return fingerprintRows((await store.all<{ t: string | null }>(FINGERPRINT_ROWS_SQL))[0]?.t ?? null);
@@ -23,7 +25,7 @@ async function readBack(rows: readonly FingerprintRow[]): Promise<FingerprintRow
 
 const row = (ord: number, id: string, over: Partial<FingerprintRow> = {}): FingerprintRow => ({
   ord,
-  shard: ord % 3,
+  bucket: ord % 3,
   id,
   in_directory: ord % 2 === 0,
   fp: `${ord}`.padStart(32, 'a'),

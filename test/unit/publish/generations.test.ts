@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readlinkSync, realpathSync, writeFileSync } f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Manifest } from '../../../site/contract/index.ts';
-import { currentGeneration, publish, pruneGenerations, switchCurrent } from '../../../site/publish/index.ts';
+import { currentGeneration, publish, pruneGenerations, switchCurrent } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { generations, readIndex } from './read-tree.ts';
 import { seedRaw } from './seed.ts';
@@ -16,7 +16,7 @@ function readConsistent(publicDir: string, validate = true): { generation: strin
   // Without validation, the layout's own count (a reader that follows the pointer reads it first).
   const records = validate
     ? readIndex(gen).length
-    : (JSON.parse(readFileSync(join(gen, 'index', 'shards.json'), 'utf8')) as { services: number }).services;
+    : (JSON.parse(readFileSync(join(gen, 'index', 'buckets.json'), 'utf8')) as { services: number }).services;
   expect(gen.endsWith(manifest.generation)).toBe(true);
   return { generation: manifest.generation, manifest, records };
 }

@@ -4,10 +4,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
-import { DAILY_DAYS, dayRange, INDEX_SHARDS_FILE, type IndexShards, ServiceDetailFile, shardFile } from '../../../site/contract/index.ts';
+import {
+  DAILY_DAYS,
+  dayRange,
+  INDEX_BUCKETS_FILE,
+  type IndexBuckets,
+  ServiceDetailFile,
+  bucketFile,
+} from '../../../site/contract/index.ts';
 import { defaultDirectoryList } from '../../../site/pages/index.ts';
-import { staticDirectoryList } from '../../../site/publish/static-list.ts';
-import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../site/publish/index.ts';
+import { staticDirectoryList } from '../../../pipeline/publish/static-list.ts';
+import { FINGERPRINTS_FILE, generationDir, publish, pruneGenerations, verifyTree } from '../../../pipeline/publish/index.ts';
 import { DetailCache } from '../../../serve/site/details.ts';
 import { loadGeneration } from '../../../serve/site/load.ts';
 import { summaryOf } from '../../../serve/search/present.ts';
@@ -102,37 +109,37 @@ describe('incremental publish', () => {
         expect(ino(join(b, `api/v1/services/${id}.json`))).toBe(ino(join(a, `api/v1/services/${id}.json`)));
         expect(ino(join(b, `services/${id}.html`))).toBe(ino(join(a, `services/${id}.html`)));
       }
-      // 27 details + 27 pages shared, and every index shard without a changed service; a shard
+      // 27 details + 27 pages shared, and every index bucket without a changed service; a bucket
       // holding one was written anew.
-      const layout = JSON.parse(readFileSync(join(b, INDEX_SHARDS_FILE), 'utf8')) as IndexShards;
+      const layout = JSON.parse(readFileSync(join(b, INDEX_BUCKETS_FILE), 'utf8')) as IndexBuckets;
       expect(layout.bits).toBe(1);
-      const shardOfId = (id: string) => createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits);
-      const touched = new Set(changed.map(shardOfId));
-      let linkedShards = 0;
+      const bucketOfId = (id: string) => createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits);
+      const touched = new Set(changed.map(bucketOfId));
+      let linkedBuckets = 0;
       for (let n = 0; n < layout.counts.length; n++) {
-        const rel = shardFile(n, layout.bits);
+        const rel = bucketFile(n, layout.bits);
         if (touched.has(n)) expect(ino(join(b, rel))).not.toBe(ino(join(a, rel)));
         else {
           expect(ino(join(b, rel))).toBe(ino(join(a, rel)));
-          linkedShards += 1;
+          linkedBuckets += 1;
         }
       }
       expect(touched.size).toBeGreaterThan(0);
-      expect(second.incremental.linked).toBe(54 + linkedShards);
+      expect(second.incremental.linked).toBe(54 + linkedBuckets);
 
       // A file holds the instants of the render that wrote it (site/contract/service-file.ts): a shared
       // one the first generation's, a re-rendered one this generation's.
       expect(parseWith(ServiceDetailFile, join(b, 'api/v1/services/svc_r0000000.json')).generated_at).toBe(new Date(NOW).toISOString());
       expect(parseWith(ServiceDetailFile, join(b, 'api/v1/services/svc_r0000003.json')).generated_at).toBe('2026-11-25T12:05:00.000Z');
 
-      // index.html's list, read from the first page's shards only, is the default list over every record.
+      // index.html's list, read from the first page's buckets only, is the default list over every record.
       const records = readIndex(b);
       const at = new Date('2026-11-25T12:05:00Z');
       const keys = records
         .filter((r) => r.in_directory)
         .map((r) => ({
           id: r.summary.id,
-          shard: shardOfId(r.summary.id),
+          bucket: bucketOfId(r.summary.id),
           checks_30d: r.summary.evidence.checks_30d,
           monitoring_since: r.summary.evidence.monitoring_since,
         }));
@@ -211,7 +218,7 @@ describe('incremental publish', () => {
     }
   }, 60_000);
 
-  // Each detail part is hashed from its own SELECT (site/publish/sql.ts, detailParts): a change to
+  // Each detail part is hashed from its own SELECT (pipeline/publish/sql.ts, detailParts): a change to
   // any one part's input, for one service, renders that service and no other.
   it.each([
     ['operations', `UPDATE operations SET method = 'POST' WHERE service_id = $1 AND is_primary`, 'svc_r0000003'],
@@ -283,7 +290,7 @@ describe('incremental publish', () => {
     try {
       await publish(ctx, store, { pages: false });
       // svc_r* is checked hourly: its latest checks come from the last 49 hours. A late-loaded check
-      // 60 hours back is in the daily series only (batches from probe shards can arrive late).
+      // 60 hours back is in the daily series only (batches from probe buckets can arrive late).
       await store.run(
         `INSERT INTO checks (service_id, operation, slot, checked_at, status, passed, reason, rule, latency_ms)
          SELECT service_id, operation, slot, checked_at + INTERVAL 7 SECOND, status, passed, reason, rule, 999
@@ -533,13 +540,13 @@ describe('incremental publish', () => {
     }
   }, 60_000);
 
-  it('the server loads the index from its shards and refuses a layout out of step with them', async () => {
+  it('the server loads the index from its buckets and refuses a layout out of step with them', async () => {
     const { cleanup, store, ctx } = await setup(40);
     try {
       const r = await publish(ctx, store, { pages: false });
-      const layoutPath = join(r.dir, INDEX_SHARDS_FILE);
-      const layout = JSON.parse(readFileSync(layoutPath, 'utf8')) as IndexShards;
-      expect(layout.bits).toBe(2); // 40 services: 4 shards of 10 on average
+      const layoutPath = join(r.dir, INDEX_BUCKETS_FILE);
+      const layout = JSON.parse(readFileSync(layoutPath, 'utf8')) as IndexBuckets;
+      expect(layout.bits).toBe(2); // 40 services: 4 buckets of 10 on average
       expect(layout.counts.reduce((a, b) => a + b, 0)).toBe(40);
       const site = await loadGeneration(r.dir, new Date(NOW));
       expect(site.rows.map((x) => x.id).sort()).toEqual(
@@ -550,7 +557,7 @@ describe('incremental publish', () => {
 
       const n = layout.counts.findIndex((c) => c > 0);
       writeFileSync(layoutPath, JSON.stringify({ ...layout, counts: layout.counts.map((c, i) => (i === n ? c + 1 : c)) }));
-      await expect(loadGeneration(r.dir, new Date(NOW))).rejects.toThrow(/records, .*shards\.json says/);
+      await expect(loadGeneration(r.dir, new Date(NOW))).rejects.toThrow(/records, .*buckets\.json says/);
     } finally {
       store.close();
       cleanup();

@@ -10,7 +10,7 @@ import {
   removeUnsealedGenerations,
   switchCurrent,
   verifyTree,
-} from '../../../site/publish/index.ts';
+} from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { generations } from './read-tree.ts';
 import { seedRaw } from './seed.ts';

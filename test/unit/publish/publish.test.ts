@@ -7,8 +7,8 @@ import {
   ChangeList,
   Fields,
   Health,
-  INDEX_SHARDS_FILE,
-  IndexShards,
+  INDEX_BUCKETS_FILE,
+  IndexBuckets,
   Manifest,
   missingFieldDocs,
   Report,
@@ -17,9 +17,9 @@ import {
   ServiceDetailFile,
   Stats,
   Status,
-  shardBits,
+  bucketBits,
 } from '../../../site/contract/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
 import { currentDir, parseWith, readIndex, readJson } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
@@ -44,18 +44,18 @@ describe('publish (raw rows → compute → publish)', () => {
       expect(manifest.generation).toBe(r.generation);
       expect(manifest.api_version).toBe('0.1.0-preview');
 
-      // The index: every tracked service, with the directory flag, in its shard (by id within one).
+      // The index: every tracked service, with the directory flag, in its bucket (by id within one).
       const records = readIndex(gen);
       expect(records).toHaveLength(60);
       expect(manifest.counts.services).toBe(60);
       const ids = records.map((x) => x.summary.id);
       expect(new Set(ids).size).toBe(60);
-      const layout = parseWith(IndexShards, join(gen, INDEX_SHARDS_FILE));
-      expect(layout.bits).toBe(shardBits(60));
-      for (let shard = 0, k = 0; shard < layout.counts.length; k += layout.counts[shard]!, shard++) {
-        const inShard = ids.slice(k, k + layout.counts[shard]!);
-        expect([...inShard].sort()).toEqual(inShard);
-        for (const id of inShard) expect(createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits)).toBe(shard);
+      const layout = parseWith(IndexBuckets, join(gen, INDEX_BUCKETS_FILE));
+      expect(layout.bits).toBe(bucketBits(60));
+      for (let bucket = 0, k = 0; bucket < layout.counts.length; k += layout.counts[bucket]!, bucket++) {
+        const inBucket = ids.slice(k, k + layout.counts[bucket]!);
+        expect([...inBucket].sort()).toEqual(inBucket);
+        for (const id of inBucket) expect(createHash('md5').update(id).digest().readUInt32BE(0) >>> (32 - layout.bits)).toBe(bucket);
       }
       const inDir = records.filter((x) => x.in_directory).length;
       expect(inDir).toBeGreaterThan(0);

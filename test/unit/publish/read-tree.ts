@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { INDEX_SHARDS_FILE, IndexRecordFile, IndexShards, RENDER_INSTANT_MEMBERS, shardFile } from '../../../site/contract/index.ts';
+import { INDEX_BUCKETS_FILE, IndexRecordFile, IndexBuckets, RENDER_INSTANT_MEMBERS, bucketFile } from '../../../site/contract/index.ts';
 
 /** Test helper: read a published generation and parse each file with its contract schema. */
 export const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
@@ -18,16 +18,16 @@ export const generations = (publicDir: string) =>
   existsSync(join(publicDir, 'generations')) ? readdirSync(join(publicDir, 'generations')).sort() : [];
 
 /**
- * Every record of a generation's index, shard by shard as `index/shards.json` lists them (the layout
+ * Every record of a generation's index, bucket by bucket as `index/buckets.json` lists them (the layout
  * of site/contract/index-record.ts), each parsed with the published record's schema.
  */
 export function readIndex(gen: string): IndexRecordFile[] {
-  const layout = parseWith(IndexShards, join(gen, INDEX_SHARDS_FILE));
+  const layout = parseWith(IndexBuckets, join(gen, INDEX_BUCKETS_FILE));
   const out: IndexRecordFile[] = [];
-  layout.counts.forEach((n, shard) => {
+  layout.counts.forEach((n, bucket) => {
     if (!n) return;
-    const records = parseWith(IndexRecordFile.array(), join(gen, shardFile(shard, layout.bits)));
-    if (records.length !== n) throw new Error(`shard ${shard}: ${records.length} records, the layout says ${n}`);
+    const records = parseWith(IndexRecordFile.array(), join(gen, bucketFile(bucket, layout.bits)));
+    if (records.length !== n) throw new Error(`bucket ${bucket}: ${records.length} records, the layout says ${n}`);
     out.push(...records);
   });
   if (out.length !== layout.services) throw new Error(`${out.length} records, the layout says ${layout.services}`);

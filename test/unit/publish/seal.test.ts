@@ -21,7 +21,7 @@ import {
   scanTree,
   type TreeVerification,
   verifyTree,
-} from '../../../site/publish/index.ts';
+} from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { currentDir, parseWith, readJson } from './read-tree.ts';
 import { seedChangesAndReports, seedRaw } from './seed.ts';
@@ -84,7 +84,7 @@ describe('verifying a published generation', () => {
     for (const p of [
       'manifest.json',
       'healthz.json',
-      'index/shards.json',
+      'index/buckets.json',
       'index/summaries/0.json',
       SIGNING_KEY_FILE,
       '_headers',

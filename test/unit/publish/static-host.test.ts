@@ -16,7 +16,7 @@ import {
   ServiceDetail,
   ServiceDetailFile,
 } from '../../../site/contract/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { withServedTree } from './daily-world.ts';
 import { parseWith } from './read-tree.ts';
@@ -61,9 +61,9 @@ describe('publishedJsonKind (site/contract/published-files.ts)', () => {
     const cases: [string, string | null][] = [
       ['api/v1/services/svc_r0000001.json', 'service'],
       ['api/v1/services/cand_x-1_a.json', 'service'],
-      ['index/summaries/0.json', 'index-shard'],
-      ['index/summaries/1fa.json', 'index-shard'],
-      ['index/shards.json', 'index-layout'],
+      ['index/summaries/0.json', 'index-bucket'],
+      ['index/summaries/1fa.json', 'index-bucket'],
+      ['index/buckets.json', 'index-layout'],
       ['index/moderation.json', 'moderation'],
       ['api/v1/reports/2026-11-16.json', 'report'],
       ['api/v1/reports/current.json', 'report'],
@@ -143,10 +143,10 @@ describe('a generation served by a plain static file server', () => {
       }
       expect(failures).toEqual([]);
       expect(Object.values(perKind).reduce((a, b) => a + b, 0)).toBe(onDisk.length);
-      const shards = readdirSync(join(gen.dir, 'index', 'summaries')).length;
+      const buckets = readdirSync(join(gen.dir, 'index', 'summaries')).length;
       expect(perKind).toEqual({
         service: 30,
-        'index-shard': shards,
+        'index-bucket': buckets,
         'index-layout': 1,
         moderation: 1,
         report: 2,

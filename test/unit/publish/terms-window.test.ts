@@ -6,7 +6,7 @@ import type { Context } from '../../../pipeline/core/context.ts';
 import { verifyGeneration } from '../../../pipeline/verify/index.ts';
 import { RunLog, ServiceDetailFile, type PaymentTerms } from '../../../site/contract/index.ts';
 import { fmtTime } from '../../../site/pages/format.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { dailyWorld, withServedTree } from './daily-world.ts';
 import { parseWith } from './read-tree.ts';
 

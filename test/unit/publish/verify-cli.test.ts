@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
 import { seedRaw } from './seed.ts';

@@ -9,7 +9,7 @@ import type { Store } from '../../../pipeline/store/store.ts';
 import { createApp } from '../../../serve/app.ts';
 import { closeDeps, createDeps, type AppDeps } from '../../../serve/deps.ts';
 import { RunLog, runWindows, ServiceList, Stats, Status } from '../../../site/contract/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { makeContext, openTestStore, tempDir, testClock, type TestClock } from '../../helpers/context.ts';
 import { currentDir } from '../publish/read-tree.ts';
 import { seedRaw } from '../publish/seed.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../pipeline/core/config.ts';
 import { ingestInbox } from '../../../pipeline/inbox/load.ts';
-import type { KeyRecord } from '../../../pipeline/inbox/records.ts';
+import type { KeyRecord } from '../../../site/contract/inbox-records.ts';
 import { addressHash } from '../../../serve/auth/address.ts';
 import { hashKey } from '../../../serve/auth/keys.ts';
 import type { AppDeps } from '../../../serve/deps.ts';

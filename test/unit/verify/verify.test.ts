@@ -7,7 +7,7 @@ import { freezeDueReports } from '../../../pipeline/reports/index.ts';
 import { withStore } from '../../../pipeline/store/index.ts';
 import { formatMismatch, verifyGeneration } from '../../../pipeline/verify/index.ts';
 import type { ReportBody, ServiceDetail } from '../../../site/contract/index.ts';
-import { publish } from '../../../site/publish/index.ts';
+import { publish } from '../../../pipeline/publish/index.ts';
 import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { seedRaw } from '../publish/seed.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { materializeDerived } from '../../../pipeline/compute/derived.ts';
 import { mergeDiscovered, normalizeX402Item } from '../../../pipeline/ingest/index.ts';
-import { networkKind, STABLECOINS, stablecoinCurrency, usdPrice } from '../../../pipeline/x402/networks.ts';
+import { networkKind, STABLECOINS, stablecoinCurrency, usdPrice } from '../../../site/contract/networks.ts';
 import { lowestPrices, priceKindOf } from '../../../pipeline/x402/prices.ts';
 import { normalizeTerms } from '../../../pipeline/x402/terms.ts';
 import type { RawOffer } from '../../../pipeline/x402/payment-request.ts';
 import { ServiceSummaryFile } from '../../../site/contract/index.ts';
-import { summaryOf } from '../../../site/publish/rows.ts';
+import { summaryOf } from '../../../pipeline/publish/rows.ts';
 import { x402Item } from '../ingest/support.ts';
 import { withDb } from '../compute/helpers.ts';
 

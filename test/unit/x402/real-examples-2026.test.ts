@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realdataDir } from '../../../pipeline/fleet/real-402.ts';
-import { networkKind } from '../../../pipeline/x402/networks.ts';
+import { networkKind } from '../../../site/contract/networks.ts';
 import { readPaymentRequest } from '../../../pipeline/x402/payment-request.ts';
 import { normalizeTerms } from '../../../pipeline/x402/terms.ts';
 import { realdataGate } from '../../helpers/realdata-gate.ts';
