@@ -7,9 +7,9 @@
  * `maxEntries` of them in document order, each line capped at `maxLineChars`, for storage and display.
  *
  * Hand-written on purpose, after measuring jsdiff 9 (`diffArrays`, Myers) as a replacement: on a page
- * with every other line changed this LCS was several times faster, and under the same work cap
- * jsdiff gave up earlier and fell back to the multiset diff; on a long page with few changes the
- * two were even.
+ * with every other line changed this LCS is several times faster, and under the same work cap
+ * jsdiff gives up earlier and falls back to the multiset diff; on a long page with few changes the
+ * two are even (figures: docs/notes/reports-docs-mcp.md, Performance).
  */
 export interface DiffEntry {
   op: '+' | '-';
