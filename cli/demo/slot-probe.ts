@@ -5,7 +5,7 @@ import type { SimClock } from './sim-clock.ts';
 
 /**
  * A request still open this long after the last one of its slot started is one the fleet is holding
- * (hanging or slow endpoints; the fleet answers everything else in 2–60 ms): the fleet has already
+ * (hanging or slow endpoints; the fleet answers everything else well within it): the fleet has already
  * read its clock for it, so the shared clock may move on to the next slot.
  */
 const RELEASE_AFTER_MS = 40;

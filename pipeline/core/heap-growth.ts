@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * `--heap-growing-percent=100` fixes the factor at 2: the old space is collected about twice as
  * often. The heap limit stays Node's default (nothing is capped: a larger live set still gets
  * room). Measured: a probe sweep (docs/notes/probe.md, "Heap growth and DuckDB's allocator") and a
- * full publish of 100,000 services, whose peak fell from 1,518 to 1,130 MB at the same wall time
+ * full publish of 100,000 services, whose peak RSS fell clearly at the same wall time
  * (docs/notes/incremental-publish.md). The flag is read by V8 at every full collection, so it may
  * be set after start-up. Process-wide: called by the CLI command (and the benchmark children that
  * stand for it), never by library code.

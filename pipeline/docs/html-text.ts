@@ -10,10 +10,11 @@
  * a regex backtracking blow-up, and keeps no element stack.
  *
  * Hand-written on purpose, after measuring htmlparser2 12 as a replacement (same text on a realistic
- * 1 MB page): ours took 368 ms there against htmlparser2's 865 ms, and on 100k unclosed `<b>x`
- * (400 KB) 400 ms against 8.1 s — htmlparser2 keeps its open-element stack with Array.unshift, which
- * is quadratic in nesting depth, a cheap denial of service from any crawled page. Hostile inputs:
- * test/unit/docs/html-text-hostile.test.ts; timing: test/bench/html-text.ts.
+ * page): ours is faster there, and far faster on deeply unclosed nesting (`<b>x` repeated) —
+ * htmlparser2 keeps its open-element stack with Array.unshift, which is quadratic in nesting depth,
+ * a cheap denial of service from any crawled page (figures: docs/notes/reports-docs-mcp.md,
+ * Performance). Hostile inputs: test/unit/docs/html-text-hostile.test.ts; timing:
+ * test/bench/html-text.ts.
  */
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
 const BLOCK = new Set(

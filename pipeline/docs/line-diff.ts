@@ -6,10 +6,10 @@
  * `added`/`removed` hold every changed line (for the review rule); `entries` is the first
  * `maxEntries` of them in document order, each line capped at `maxLineChars`, for storage and display.
  *
- * Hand-written on purpose, after measuring jsdiff 9 (`diffArrays`, Myers) as a replacement: on 1,500
- * lines with every other one changed, this LCS took 180 ms and jsdiff 1.6 s, and under the same work
- * cap jsdiff gave up earlier and fell back to the multiset diff; with 20 changes in 20,000 lines both
- * took about 120 ms.
+ * Hand-written on purpose, after measuring jsdiff 9 (`diffArrays`, Myers) as a replacement: on a page
+ * with every other line changed this LCS is several times faster, and under the same work cap
+ * jsdiff gives up earlier and falls back to the multiset diff; on a long page with few changes the
+ * two are even (figures: docs/notes/reports-docs-mcp.md, Performance).
  */
 export interface DiffEntry {
   op: '+' | '-';

@@ -220,7 +220,7 @@ export type HeaderEncoding = 'x402-core' | 'buffer';
 /**
  * The PAYMENT-REQUIRED header value. `x402-core` (default) is @x402/core's own encoder; `buffer` is
  * Node's base64 of the same UTF-8 JSON — byte-identical (a fleet test checks it on every payment
- * request of the default fleet) and ~30x cheaper, for benchmarks where the fleet's CPU competes with
+ * request of the default fleet) and far cheaper, for benchmarks where the fleet's CPU competes with
  * the prober's.
  */
 export function encodeHeader(pr: Record<string, unknown>, encoding: HeaderEncoding = 'x402-core'): string {

@@ -40,7 +40,7 @@ interface Recorded {
  * The SDK's answer to a GET whose Accept lacks text/event-stream, recorded once from a real SDK
  * transport and replayed. The SDK checks Accept before anything else on GET (1.32
  * handleGetRequest), so the answer does not depend on the server or the rest of the request; the
- * replay spares a McpServer + transport per probe (~1 ms each), which matters at 20k endpoints.
+ * replay spares building a McpServer + transport per probe, which adds up at 20k endpoints.
  */
 let plainGet: Promise<Recorded> | null = null;
 

@@ -149,8 +149,8 @@ const STAGE_DDL = `CREATE OR REPLACE TEMP TABLE ingest_stage (
 
 /**
  * Records per staging statement (one JSON parameter each). Memory, not speed, sets it: DuckDB's
- * native memory grew by about 400 MB while staging 100,000 records in chunks of 2,000 and by about
- * 160 MB in chunks of 250, at the same CPU time (docs/notes/ingest.md, "Memory of a large registry").
+ * native memory grows with the chunk, and smaller chunks stage a large registry in much less memory
+ * at the same CPU time (docs/notes/ingest.md, "Memory of a large registry").
  */
 const CHUNK = 250;
 

@@ -13,8 +13,8 @@ import type { Terms } from '../x402/terms.ts';
  *   its check row, so no second anti-join is needed). Committed rows survive kill -9 (WAL). Measured against an Appender into a staging
  *   table and an NDJSON spool file read with read_json (docs/notes/probe.md): similar rows/s at these
  *   batch sizes, but the Appender's flushSync and the spool's file write run on the event loop
- *   (≈37 µs and ≈11 µs a row) while JSON.stringify costs ≈2 µs a row — the prober's event loop is
- *   what serves the HTTP side.
+ *   at several times the per-row cost of JSON.stringify — the prober's event loop is what serves the
+ *   HTTP side.
  * - `add` resolves once the row is committed (the documentation sink waits for that); the rows of
  *   one batch share one promise.
  * - Flushes are serialized; a failed flush rejects its rows' promises and the run's `close()`.

@@ -46,7 +46,7 @@ async function oldestCurrentSlot(store: Store, now: Date): Promise<Date> {
  * whole set): a 100k sweep must fit the probe's memory budget. Rows are checked field by field.
  * The values that repeat across rows (operation id, kind, method, pass rule, protocol, expected
  * statuses) are shared, not one copy per row: DuckDB hands over a fresh string for every cell, and
- * those copies were a fifth of the prober's live heap at 20,000 operations. The result has one row
+ * those copies were a large share of the prober's live heap. The result has one row
  * per operation (ordered by service and operation; a repeated key is dropped).
  */
 export async function selectDue(

@@ -2,10 +2,10 @@ import type { Store } from '../store/store.ts';
 
 /**
  * Memory settings of a process whose work is one probe sweep (`atlas probe`; the probe benchmark's
- * prober applies the same). Measured in docs/notes/probe.md, "Heap growth and DuckDB's allocator":
+ * prober applies the same). Why, in docs/notes/probe.md, "Heap growth and DuckDB's allocator":
  *
  * - V8 heap growth (pipeline/core/heap-growth.ts `limitHeapGrowth`, called by the command). What a
- *   sweep keeps alive is small (about 30 MB, half of it loaded code), but it allocates fast and much
+ *   sweep keeps alive is small (much of it loaded code), but it allocates fast and much
  *   of what it allocates lives across a network wait, so it is promoted and dies in the old space:
  *   the growth headroom, not live data, was most of the peak; fixing the factor costs no measurable
  *   CPU per check.

@@ -60,7 +60,7 @@ export type Fetcher = (req: EdgeRequest) => Promise<EdgeResult>;
  * connection ends, all connecting through ONE connector built here (the guarded lookup, the
  * connect timeout, one TLS session cache). Every probe request is sent with `reset: true`, so a
  * connection never carries a second request and an undici `Agent` would pool nothing: it only made a
- * `Pool` per origin (a 2,048-slot request queue and a connector of its own each), about a fifth of
+ * `Pool` per origin (a 2,048-slot request queue and a connector of its own each), a large share of
  * everything a sweep allocated, kept alive across the network wait and therefore promoted to V8's
  * old space (docs/notes/probe.md, "Memory of one large sweep"). At most `perHost` requests per host
  * are in flight by the per-host scheduler, not by the dispatcher.

@@ -4,9 +4,9 @@ import { toCaip2 } from '../../site/contract/networks.ts';
 /**
  * Reading an x402 payment request from a 402 response. Pure (headers and body in, verdict out).
  *
- * What "valid" means here (docs/notes/probe.md, "@x402/core gaps"): a request the reference client
- * (@x402/core 2.27) would act on, whose payment-relevant fields pass the library's zod schema, and
- * whose offers pass our own checks. In order:
+ * What "valid" means here (docs/notes/probe.md, "What counts as a valid x402 payment request"): a
+ * request the reference client (@x402/core 2.27) would act on, whose payment-relevant fields pass
+ * the library's zod schema, and whose offers pass our own checks. In order:
  * 1. Header first: `PAYMENT-REQUIRED` decides when present (like the reference client); the body is
  *    read only when there is no header and `body.x402Version === 1`.
  * 2. Header encoding: exactly what `decodePaymentRequiredHeader` accepts (standard base64 alphabet,

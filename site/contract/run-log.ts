@@ -7,7 +7,7 @@ import { RunRecord } from './runs.ts';
  * run windows of GET /api/v1/status against its own clock (site/contract/run-windows.ts). Not an API
  * body. Bounded: every run of a scheduled job kind (JOB_CADENCE) or a back-fill (BACKFILL_KIND) whose slot time (scheduled_at, else
  * started_at) lies in the longest status window before `generated_at`, plus the latest run of every
- * kind, so the log is bounded however long the service has run: about 35,000 rows (7 MB) at a
+ * kind, so the log is bounded however long the service has run: about 35,000 rows at a
  * five-minute cycle (probe, docs, compute and publish every cycle for 30 days), 2,900 at an hourly one.
  *
  * The generation's own publish run is in the log with status `ok` (and no finished_at): the tree that

@@ -13,9 +13,9 @@ import { harness, type Harness } from '../serve/harness.ts';
 import { type SmallFs, smallFs } from './small-fs.ts';
 
 /**
- * Full disk and read-only storage (docs/notes/hostile-input.md, "Disk failures"): the inbox log, the
- * publish writer and the database writer fail with `storage_unavailable` (HTTP 503, CLI exit 2, one
- * line), leave nothing half-written, and the last complete generation stays current. The failures
+ * Full disk and read-only storage (docs/notes/hostile-input.md, "Full disk and read-only storage"):
+ * the inbox log, the publish writer and the database writer fail with `storage_unavailable` (HTTP
+ * 503, CLI exit 2, one line), leave nothing half-written, and the last complete generation stays current. The failures
  * are real (a small tmpfs, filled or remounted read-only) where mount(2) is allowed, and injected
  * at the filesystem seam where it is not, so every test runs either way.
  */

@@ -22,7 +22,7 @@ describe('MCP parts', () => {
   });
 
   it('writes MCP numbers as plain decimals, so values below 1e-6 pass the query grammar', () => {
-    expect(String(5e-7)).toBe('5e-7'); // what the grammar used to receive, and rejected
+    expect(String(5e-7)).toBe('5e-7'); // what String() gives, and the grammar rejects
     expect(plainDecimal(5e-7)).toBe('0.0000005');
     expect(plainDecimal(1.25e-10)).toBe('0.000000000125');
     expect(plainDecimal(0.1 + 0.2)).toBe('0.30000000000000004');

@@ -91,8 +91,8 @@ describe('network filter', () => {
 describe('mainnet filter: the published mainnet field, nothing recomputed', () => {
   // The fixture's values are what the pipeline publishes: true with a known mainnet, false with
   // networks but no known mainnet (an unknown id never counts as mainnet), null without networks.
-  // The filter used to recompute its own side from network names (unknown ids matched neither
-  // value); it now reads the published field, so cand_unknown and cand_unknown_test match false.
+  // The filter reads the published field rather than recomputing its own side from network names
+  // (where unknown ids would match neither value), so cand_unknown and cand_unknown_test match false.
   it('false: exactly the services published with mainnet false', async () => {
     h = await harness({ services: NETWORK_SERVICES });
     expect(await ids('mainnet=false')).toEqual(['cand_devnet', 'cand_sepolia', 'cand_testmix', 'cand_unknown', 'cand_unknown_test']);
