@@ -58,6 +58,8 @@ interface RangeFilter {
 /** A filter of its own kind, over the shared columns and indexes (hosts, networks, tags, text, freshness). */
 interface CustomFilter {
   kind: 'custom';
+  /** The text value as the filter compares it (the query echo and the cache key carry it so); undefined: drop it. */
+  normalize?: (value: string) => string | undefined;
   activate(q: EffectiveQuery, c: Columns, nowMs: number): ActiveFilter | null;
 }
 
@@ -87,10 +89,11 @@ const scope: CustomFilter = {
         },
 };
 
-/** host= and provider= both name one exact host (lower-cased by parseServicesQuery). */
+/** host= and provider= both name one exact host, case-insensitive. */
 function hostFilter(param: 'host' | 'provider'): CustomFilter {
   return {
     kind: 'custom',
+    normalize: (v) => v.toLowerCase(),
     activate(q, c) {
       const host = q[param];
       if (host === undefined) return null;
@@ -103,6 +106,7 @@ function hostFilter(param: 'host' | 'provider'): CustomFilter {
 /** Decided once per distinct offered-network set (networks.ts), then read per row as one byte. */
 const network: CustomFilter = {
   kind: 'custom',
+  normalize: (v) => v.toLowerCase(),
   activate(q, c) {
     if (q.network === undefined) return null;
     const f = parseNetworkFilter(q.network);
@@ -137,6 +141,7 @@ function wordNarrowers(c: Columns, w: string): Narrower[] {
 
 const text: CustomFilter = {
   kind: 'custom',
+  normalize: (v) => v.trim().replace(/\s+/g, ' ') || undefined,
   activate(q, c) {
     if (q.q === undefined) return null;
     const words = q.q
@@ -217,6 +222,19 @@ function enumActive(col: Int8Array, ix: EnumBits, v: number): ActiveFilter {
 function rangeActive(col: Float64Array, ix: RangeIndex, bound: 'min' | 'max', x: number): ActiveFilter {
   if (bound === 'min') return { test: (i) => col[i]! >= x, narrowers: () => [sliceNarrower(atLeast(ix, x), ix.bucket)] };
   return { test: (i) => col[i]! <= x, narrowers: () => [sliceNarrower(atMost(ix, x), ix.bucket)] };
+}
+
+/** The query's text filters as they compare them (FILTERS' `normalize`), in place. */
+export function normalizeFilters(q: EffectiveQuery): void {
+  const rec = q as Record<string, unknown>;
+  for (const name of names) {
+    const d: FilterDescriptor = FILTERS[name];
+    const v = rec[name];
+    if (d.kind !== 'custom' || !d.normalize || typeof v !== 'string') continue;
+    const out = d.normalize(v);
+    if (out === undefined) delete rec[name];
+    else rec[name] = out;
+  }
 }
 
 /** The filters `q` turns on, in FILTERS order, over one generation's columns. */
