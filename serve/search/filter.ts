@@ -1,6 +1,6 @@
 import type { Columns } from './columns.ts';
 import { andInto, type Bits, popcount, wordsFor } from './bitset.ts';
-import { type ActiveFilter, activeFilters } from './filters.ts';
+import { type QueryFilters, queryFilters } from './filters.ts';
 import type { Narrower } from './narrow.ts';
 import type { EffectiveQuery } from './query.ts';
 import type { SearchRow } from './row.ts';
@@ -10,8 +10,16 @@ import type { SearchRow } from './row.ts';
  * (filters.ts, where each filter's semantics are stated)? Both the reference scan and the indexed
  * search decide with it (the indexes only choose which rows it is asked about).
  */
-export function rowMatches(active: readonly ActiveFilter[], i: number): boolean {
-  for (let k = 0; k < active.length; k++) if (!active[k]!.test(i)) return false;
+export function rowMatches(f: QueryFilters, i: number): boolean {
+  const enums = f.enumCols;
+  for (let k = 0; k < enums.length; k++) if (enums[k]![i] !== f.enumValues[k]) return false;
+  const ranges = f.rangeCols;
+  for (let k = 0; k < ranges.length; k++) {
+    const x = ranges[k]![i]!;
+    if (!(x >= f.lows[k]! && x <= f.highs[k]!)) return false;
+  }
+  const custom = f.custom;
+  for (let k = 0; k < custom.length; k++) if (!custom[k]!.test(i)) return false;
   return true;
 }
 
@@ -22,9 +30,9 @@ export function rowMatches(active: readonly ActiveFilter[], i: number): boolean 
  * parameter keeps the signature runSearch calls both with.)
  */
 export function scanList(_rows: SearchRow[], c: Columns, q: EffectiveQuery, nowMs: number, list: Int32Array = new Int32Array(c.n)): number {
-  const active = activeFilters(c, q, nowMs);
+  const f = queryFilters(c, q, nowMs);
   let len = 0;
-  for (let i = 0; i < c.n; i++) if (rowMatches(active, i)) list[len++] = i;
+  for (let i = 0; i < c.n; i++) if (rowMatches(f, i)) list[len++] = i;
   return len;
 }
 
@@ -64,14 +72,14 @@ function intersect(sets: Narrower[], acc: Bits, tmp: Bits): boolean {
 }
 
 /** Keep only the candidates in `acc` the predicate accepts; returns how many. */
-function keepMatching(acc: Bits, active: readonly ActiveFilter[]): number {
+function keepMatching(acc: Bits, f: QueryFilters): number {
   let count = 0;
   for (let w = 0; w < acc.length; w++) {
     let x = acc[w]!;
     let keep = x;
     while (x !== 0) {
       const low = x & -x;
-      if (rowMatches(active, (w << 5) | (31 - Math.clz32(low)))) count++;
+      if (rowMatches(f, (w << 5) | (31 - Math.clz32(low)))) count++;
       else keep ^= low;
       x ^= low;
     }
@@ -87,8 +95,8 @@ function keepMatching(acc: Bits, active: readonly ActiveFilter[]): number {
  * otherwise rowMatches decides on every remaining candidate. The rows are exactly those scanList returns.
  */
 export function matchBits(c: Columns, q: EffectiveQuery, nowMs: number): MatchBits {
-  const active = activeFilters(c, q, nowMs);
-  const sets = active.flatMap((a) => a.narrowers()).sort((a, b) => a.size - b.size);
+  const f = queryFilters(c, q, nowMs);
+  const sets = f.narrowers().sort((a, b) => a.size - b.size);
   const words = wordsFor(c.n);
   const acc = c.scratch.acc;
   if (sets.length === 0) {
@@ -102,7 +110,7 @@ export function matchBits(c: Columns, q: EffectiveQuery, nowMs: number): MatchBi
     return { bits: acc, count: 0 };
   }
   if (intersect(sets, acc, c.scratch.tmp)) return { bits: acc, count: popcount(acc) };
-  return { bits: acc, count: keepMatching(acc, active) };
+  return { bits: acc, count: keepMatching(acc, f) };
 }
 
 /**

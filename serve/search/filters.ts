@@ -3,7 +3,7 @@ import type { IndexRecord } from '../../site/contract/index-record.ts';
 import { SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { Columns } from './columns.ts';
 import { isFreshAt } from './freshness.ts';
-import { atLeast, atMost, type EnumBits, type RangeIndex, trigramsOf } from './indexes.ts';
+import { atLeast, atMost, trigramsOf } from './indexes.ts';
 import { containingNarrower, enumNarrower, type Narrower, NONE, postingsNarrower, sliceNarrower } from './narrow.ts';
 import { networkMatches, parseNetworkFilter } from './networks.ts';
 import type { EffectiveQuery } from './query.ts';
@@ -215,13 +215,50 @@ export function recordValues(rec: IndexRecord): Float64Array {
   return out;
 }
 
-function enumActive(col: Int8Array, ix: EnumBits, v: number): ActiveFilter {
-  return { test: (i) => col[i] === v, narrowers: () => [enumNarrower(ix, v)] };
+/**
+ * A query's filters over one generation, as the row predicate reads them (filter.ts rowMatches): the
+ * enum and range filters as parallel arrays of columns and values (a few predictable comparisons
+ * per row, no call), the custom ones as their ActiveFilter; and every filter's candidate sets.
+ */
+export interface QueryFilters {
+  enumCols: Int8Array[];
+  enumValues: number[];
+  /** A range filter passes when `lows[k] <= value <= highs[k]` (a min bound has high +Infinity, a max bound low -Infinity; NaN fails). */
+  rangeCols: Float64Array[];
+  lows: number[];
+  highs: number[];
+  custom: ActiveFilter[];
+  narrowers(): Narrower[];
 }
 
-function rangeActive(col: Float64Array, ix: RangeIndex, bound: 'min' | 'max', x: number): ActiveFilter {
-  if (bound === 'min') return { test: (i) => col[i]! >= x, narrowers: () => [sliceNarrower(atLeast(ix, x), ix.bucket)] };
-  return { test: (i) => col[i]! <= x, narrowers: () => [sliceNarrower(atMost(ix, x), ix.bucket)] };
+/** The filters `q` turns on over one generation's columns (`nowMs`: only scope=directory reads it). */
+export function queryFilters(c: Columns, q: EffectiveQuery, nowMs: number): QueryFilters {
+  const f: QueryFilters = { enumCols: [], enumValues: [], rangeCols: [], lows: [], highs: [], custom: [], narrowers: () => [] };
+  const sets: (() => Narrower)[] = [];
+  for (const name of names) {
+    const d: FilterDescriptor = FILTERS[name];
+    if (d.kind === 'custom') {
+      const a = d.activate(q, c, nowMs);
+      if (a) f.custom.push(a);
+      continue;
+    }
+    const v = d.value(q);
+    if (v === undefined) continue;
+    if (d.kind === 'enum') {
+      const ix = c.index.enums[name as EnumName];
+      f.enumCols.push(c.enums[name as EnumName]);
+      f.enumValues.push(v);
+      sets.push(() => enumNarrower(ix, v));
+    } else {
+      const ix = c.index.ranges[name as RangeName];
+      f.rangeCols.push(c.ranges[name as RangeName]);
+      f.lows.push(d.bound === 'min' ? v : -Infinity);
+      f.highs.push(d.bound === 'min' ? Infinity : v);
+      sets.push(() => sliceNarrower(d.bound === 'min' ? atLeast(ix, v) : atMost(ix, v), ix.bucket));
+    }
+  }
+  f.narrowers = () => [...sets.map((make) => make()), ...f.custom.flatMap((a) => a.narrowers())];
+  return f;
 }
 
 /** The query's text filters as they compare them (FILTERS' `normalize`), in place. */
@@ -235,22 +272,4 @@ export function normalizeFilters(q: EffectiveQuery): void {
     if (out === undefined) delete rec[name];
     else rec[name] = out;
   }
-}
-
-/** The filters `q` turns on, in FILTERS order, over one generation's columns. */
-export function activeFilters(c: Columns, q: EffectiveQuery, nowMs: number): ActiveFilter[] {
-  const out: ActiveFilter[] = [];
-  for (const name of names) {
-    const d: FilterDescriptor = FILTERS[name];
-    if (d.kind === 'custom') {
-      const a = d.activate(q, c, nowMs);
-      if (a) out.push(a);
-      continue;
-    }
-    const v = d.value(q);
-    if (v === undefined) continue;
-    if (d.kind === 'enum') out.push(enumActive(c.enums[name as EnumName], c.index.enums[name as EnumName], v));
-    else out.push(rangeActive(c.ranges[name as RangeName], c.index.ranges[name as RangeName], d.bound, v));
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICES_FILTER_UNKNOWN, type ServicesFilterName } from '../../../site/contract/requests.ts';
 import { buildColumns } from '../../../serve/search/columns.ts';
-import { activeFilters, FILTERS } from '../../../serve/search/filters.ts';
+import { FILTERS, queryFilters } from '../../../serve/search/filters.ts';
 import { parseServicesQuery } from '../../../serve/search/query.ts';
 import { compileRow } from '../../../serve/search/row.ts';
 import { buildService, generateSpecs } from '../fixture.ts';
@@ -42,9 +42,11 @@ describe('filter descriptors', () => {
     expect(Object.keys(FILTERS).sort()).toEqual(Object.keys(SERVICES_FILTER_UNKNOWN).sort());
     for (const name of Object.keys(VALUES) as ServicesFilterName[]) {
       const raw = name === 'scope' ? { scope: 'directory' } : { scope: 'index', [name]: VALUES[name] };
-      expect(activeFilters(c, parseServicesQuery(raw), NOW.getTime()), name).toHaveLength(1);
+      const f = queryFilters(c, parseServicesQuery(raw), NOW.getTime());
+      expect(f.enumCols.length + f.rangeCols.length + f.custom.length, name).toBe(1);
+      expect(f.narrowers().length, name).toBeGreaterThan(0);
     }
-    expect(activeFilters(c, parseServicesQuery({ scope: 'index' }), NOW.getTime())).toHaveLength(0);
+    expect(queryFilters(c, parseServicesQuery({ scope: 'index' }), NOW.getTime()).narrowers()).toHaveLength(0);
   });
 
   it('text values are normalized as their filters compare them, so the echo and the cache key agree', () => {
