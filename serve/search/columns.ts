@@ -1,4 +1,6 @@
-import { SERVICE_TYPES } from '../../site/contract/common.ts';
+import type { Bits } from './bitset.ts';
+import { wordsFor } from './bitset.ts';
+import { ENUM_NAMES, type EnumName, RANGE_NAMES, type RangeName } from './filters.ts';
 import type { CompiledNetworks } from './networks.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
@@ -12,19 +14,10 @@ import { buildSearchIndex, type SearchIndex } from './indexes.ts';
  */
 export interface Columns {
   n: number;
-  tier: Uint8Array; // 0 reviewed, 1 discovered
-  type: Uint8Array; // index in TYPES
-  mainnet: Int8Array; // the mainnet filter's side (SearchRow.mainnet): -1 neither, 0 test networks only, 1 a known mainnet
-  latestPassed: Int8Array;
-  templated: Uint8Array;
-  listed: Int8Array;
+  /** One column per enum and range filter (filters.ts FILTERS), by filter name. */
+  enums: Record<EnumName, Int8Array>;
+  ranges: Record<RangeName, Float64Array>;
   criteriaExceptFresh: Uint8Array;
-  passRate: Float64Array;
-  checks30d: Float64Array;
-  monitoringDays: Float64Array;
-  payers: Float64Array;
-  price: Float64Array;
-  termsChanges90d: Float64Array;
   /** Latest check time in ms (NaN: never checked) and twice the interval in ms: fresh iff now - last <= 2 intervals. */
   lastCheckMs: Float64Array;
   twoIntervalsMs: Float64Array;
@@ -51,12 +44,9 @@ export interface Columns {
   hayStart: Int32Array;
   /** Indexes over these columns, built with them (indexes.ts); a search narrows its candidates with them. */
   index: SearchIndex;
+  /** The generation's two scratch bitsets for a search (filter.ts matchBits; a search is synchronous). */
+  scratch: { acc: Bits; tmp: Bits };
 }
-
-export const TYPES = SERVICE_TYPES;
-
-const tri = (v: boolean | null): number => (v === null ? -1 : v ? 1 : 0);
-const num = (v: number | null): number => (v === null ? NaN : v);
 
 /** The id of `value` among `values` (appended on first sight), by a key equal for equal values. */
 function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: T): number {
@@ -69,30 +59,29 @@ function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: 
   return id;
 }
 
-/**
- * `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was
- * compiled from. Part of loading a generation: rows' `networks` and `tags` are replaced by the
- * shared distinct values.
- */
-export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
+/** The row values compileRow kept for the enum and range filters (filters.ts recordValues), as columns. */
+function filterColumns(rows: SearchRow[]): Pick<Columns, 'enums' | 'ranges'> {
   const n = rows.length;
-  const c: Omit<Columns, 'index'> = {
-    n,
-    tier: new Uint8Array(n),
-    type: new Uint8Array(n),
-    mainnet: new Int8Array(n),
-    latestPassed: new Int8Array(n),
-    templated: new Uint8Array(n),
-    listed: new Int8Array(n),
-    criteriaExceptFresh: new Uint8Array(n),
-    passRate: new Float64Array(n),
-    checks30d: new Float64Array(n),
-    monitoringDays: new Float64Array(n),
-    payers: new Float64Array(n),
-    price: new Float64Array(n),
-    termsChanges90d: new Float64Array(n),
-    lastCheckMs: new Float64Array(n),
-    twoIntervalsMs: new Float64Array(n),
+  const enums = {} as Record<EnumName, Int8Array>;
+  const ranges = {} as Record<RangeName, Float64Array>;
+  for (const name of ENUM_NAMES) enums[name] = new Int8Array(n);
+  for (const name of RANGE_NAMES) ranges[name] = new Float64Array(n);
+  const enumCols = ENUM_NAMES.map((k) => enums[k]);
+  const rangeCols = RANGE_NAMES.map((k) => ranges[k]);
+  for (let i = 0; i < n; i++) {
+    const v = rows[i]!.values;
+    for (let k = 0; k < enumCols.length; k++) enumCols[k]![i] = v[k]!;
+    for (let k = 0; k < rangeCols.length; k++) rangeCols[k]![i] = v[enumCols.length + k]!;
+  }
+  return { enums, ranges };
+}
+
+type SharedColumns = Pick<Columns, 'hostId' | 'hosts' | 'hostIds' | 'networkSet' | 'networkSets' | 'tagList' | 'tagLists'>;
+
+/** Hosts, network sets and tag lists as ids of distinct values; rows are pointed at the shared copies. */
+function sharedColumns(rows: SearchRow[]): SharedColumns {
+  const n = rows.length;
+  const c: SharedColumns = {
     hostId: new Int32Array(n),
     hosts: [],
     hostIds: new Map(),
@@ -100,55 +89,58 @@ export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): C
     networkSets: [],
     tagList: new Int32Array(n),
     tagLists: [],
-    hay: new Array(n),
-    haystack: '',
-    hayStart: new Int32Array(n + 1),
   };
-  let offset = 0;
-  const hostIds = c.hostIds;
   const networkSetIds = new Map<string, number>();
   const tagListIds = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
-    c.tier[i] = r.tier === 'reviewed' ? 0 : 1;
-    c.type[i] = Math.max(0, TYPES.indexOf(r.type as (typeof TYPES)[number]));
-    c.mainnet[i] = tri(r.mainnet);
-    c.latestPassed[i] = tri(r.latestPassed);
-    c.templated[i] = r.templated ? 1 : 0;
-    c.listed[i] = tri(r.listed);
-    c.criteriaExceptFresh[i] = r.criteriaExceptFresh ? 1 : 0;
-    c.passRate[i] = num(r.passRate);
-    c.checks30d[i] = r.checks30d;
-    c.monitoringDays[i] = r.monitoringDays;
-    c.payers[i] = num(r.payers);
-    c.price[i] = num(r.price);
-    c.termsChanges90d[i] = num(r.termsChanges90d);
-    c.lastCheckMs[i] = num(r.lastCheckMs);
-    c.twoIntervalsMs[i] = freshWindowMs(r.intervalHours);
-    let h = hostIds.get(r.host);
-    if (h === undefined) {
-      h = c.hosts.length;
-      hostIds.set(r.host, h);
-      c.hosts.push(r.host);
-    }
-    c.hostId[i] = h;
-    c.networkSet[i] = distinct(
-      networkSetIds,
-      c.networkSets,
-      `${r.networks.ids.join('\u0000')}\u0001${r.networks.names.join('\u0000')}`,
-      r.networks,
-    );
+    c.hostId[i] = distinct(c.hostIds, c.hosts, r.host, r.host);
+    const netKey = `${r.networks.ids.join('\u0000')}\u0001${r.networks.names.join('\u0000')}`;
+    c.networkSet[i] = distinct(networkSetIds, c.networkSets, netKey, r.networks);
     c.tagList[i] = distinct(tagListIds, c.tagLists, r.tags.join('\u0000'), r.tags);
     // Rows share the one copy of each distinct value (equal by the key above), so the per-row
     // copies parsed from the index are garbage once the generation is loaded.
     r.networks = c.networkSets[c.networkSet[i]!]!;
     r.tags = c.tagLists[c.tagList[i]!]!;
-    const hay = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
-    c.hay[i] = hay;
-    c.hayStart[i] = offset;
-    offset += hay.length + 1;
   }
-  c.hayStart[n] = offset;
-  c.haystack = `${c.hay.join('\u0000')}\u0000`;
-  return { ...c, index: buildSearchIndex(c) };
+  return c;
+}
+
+/** The lower-cased haystacks, one by one and joined (Columns.hay, haystack, hayStart). */
+function textColumns(haystacks: readonly string[]): Pick<Columns, 'hay' | 'haystack' | 'hayStart'> {
+  const n = haystacks.length;
+  const hay: string[] = new Array(n);
+  const hayStart = new Int32Array(n + 1);
+  let offset = 0;
+  for (let i = 0; i < n; i++) {
+    hay[i] = haystacks[i]!.toLowerCase().replaceAll('\u0000', ' ');
+    hayStart[i] = offset;
+    offset += hay[i]!.length + 1;
+  }
+  hayStart[n] = offset;
+  return { hay, haystack: `${hay.join('\u0000')}\u0000`, hayStart };
+}
+
+/** Rows' filter values are dropped once laid out (the columns hold them). */
+const NO_VALUES = new Float64Array(0);
+
+/**
+ * `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was
+ * compiled from. Part of loading a generation: rows' `networks` and `tags` are replaced by the
+ * shared distinct values, and their filter values by an empty array.
+ */
+export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
+  const n = rows.length;
+  const c: Omit<Columns, 'index' | 'scratch'> = {
+    n,
+    ...filterColumns(rows),
+    criteriaExceptFresh: Uint8Array.from(rows, (r) => (r.criteriaExceptFresh ? 1 : 0)),
+    lastCheckMs: Float64Array.from(rows, (r) => r.lastCheckMs ?? NaN),
+    twoIntervalsMs: Float64Array.from(rows, (r) => freshWindowMs(r.intervalHours)),
+    ...sharedColumns(rows),
+    ...textColumns(haystacks),
+  };
+  for (const r of rows) r.values = NO_VALUES;
+  const words = wordsFor(n);
+  return { ...c, index: buildSearchIndex(c), scratch: { acc: new Uint32Array(words), tmp: new Uint32Array(words) } };
 }

@@ -1,33 +1,24 @@
 import { addRows, type Bits, buildPostings, popcount, type Postings, wordsFor } from './bitset.ts';
 import type { Columns } from './columns.ts';
+import { ENUM_NAMES, type EnumName, RANGE_NAMES, type RangeName } from './filters.ts';
 
 /**
  * Search indexes built once when a generation loads, so a search narrows its candidates without
  * scanning every row (filter.ts applies them, then the one row predicate decides). Each index
  * yields a superset of the rows its filter accepts — most yield exactly that set — so results are
  * those of a plain scan (the search property test compares the two):
- * - per-value bitsets for the small enum columns (tier, type, mainnet, passing, templated, listed);
- * - sorted values with bucketed prefix bitsets for every numeric bound (min_pass_rate, min_checks,
- *   min_days, min_payers, max_price_usd, max_terms_changes_90d) and for freshness: the rows whose
+ * - per-value bitsets for the column of every enum filter (filters.ts: tier, type, mainnet, …);
+ * - sorted values with bucketed prefix bitsets for the column of every range filter (min_payers,
+ *   max_price_usd, …) and for freshness: the rows whose
  *   value is >= x (or <= x) are found by binary search, as whole buckets plus one partial bucket;
  * - posting lists by host, by tag and by distinct network set;
  * - trigram posting lists over the lower-cased haystacks for `q` (a substring of a row's haystack
  *   contains every trigram of the word, so the lists only narrow; the substring test decides).
  */
 export interface SearchIndex {
-  tier: EnumBits;
-  type: EnumBits;
-  mainnet: EnumBits;
-  latestPassed: EnumBits;
-  templated: EnumBits;
-  /** The `listed` value of discovered rows (reviewed rows have none: -1). */
-  listedDiscovered: EnumBits;
-  passRate: RangeIndex;
-  checks30d: RangeIndex;
-  monitoringDays: RangeIndex;
-  payers: RangeIndex;
-  price: RangeIndex;
-  termsChanges90d: RangeIndex;
+  /** Per-value bitsets of every enum filter's column, and the sorted values of every range filter's (filters.ts). */
+  enums: Record<EnumName, EnumBits>;
+  ranges: Record<RangeName, RangeIndex>;
   /**
    * Directory membership: `lastCheckMs + twoIntervalsMs` of the rows whose other criteria passed
    * (NaN otherwise). A row is fresh at `now` iff that instant is not before `now`.
@@ -243,32 +234,23 @@ function tagPostings(n: number, tagList: Int32Array, tagLists: string[][]): { id
 }
 
 /** Built from the columns (columns.ts) at the end of their construction. */
-export function buildSearchIndex(c: Omit<Columns, 'index'>): SearchIndex {
+export function buildSearchIndex(c: Omit<Columns, 'index' | 'scratch'>): SearchIndex {
   const n = c.n;
-  const listedDiscovered = Int8Array.from(c.listed, (v, i) => (c.tier[i] === 1 ? v : -1));
+  const enums = {} as Record<EnumName, EnumBits>;
+  const ranges = {} as Record<RangeName, RangeIndex>;
+  for (const name of ENUM_NAMES) enums[name] = buildEnumBits(n, c.enums[name]);
+  for (const name of RANGE_NAMES) ranges[name] = buildRange(n, c.ranges[name]);
   const freshUntil = Float64Array.from(c.lastCheckMs, (v, i) => (c.criteriaExceptFresh[i] === 1 ? v + c.twoIntervalsMs[i]! : NaN));
   const allRows = Int32Array.from({ length: n }, (_, i) => i);
-  const hosts = buildPostings(c.hosts.length, allRows, c.hostId, n);
-  const networks = buildPostings(c.networkSets.length, allRows, c.networkSet, n);
   const tags = tagPostings(n, c.tagList, c.tagLists);
   return {
-    tier: buildEnumBits(n, c.tier),
-    type: buildEnumBits(n, c.type),
-    mainnet: buildEnumBits(n, c.mainnet),
-    latestPassed: buildEnumBits(n, c.latestPassed),
-    templated: buildEnumBits(n, c.templated),
-    listedDiscovered: buildEnumBits(n, listedDiscovered),
-    passRate: buildRange(n, c.passRate),
-    checks30d: buildRange(n, c.checks30d),
-    monitoringDays: buildRange(n, c.monitoringDays),
-    payers: buildRange(n, c.payers),
-    price: buildRange(n, c.price),
-    termsChanges90d: buildRange(n, c.termsChanges90d),
+    enums,
+    ranges,
     freshUntil: buildRange(n, freshUntil),
-    hosts,
+    hosts: buildPostings(c.hosts.length, allRows, c.hostId, n),
     tagIds: tags.ids,
     tags: tags.postings,
-    networks,
+    networks: buildPostings(c.networkSets.length, allRows, c.networkSet, n),
     text: buildTextIndex(n, c.haystack, c.hayStart),
   };
 }

@@ -25,11 +25,17 @@ export function presort(rows: SearchRow[], c: Columns): Record<Sort, Int32Array>
   const nameRank = rankBy(rows, (r) => r.nameKey);
   const since = Float64Array.from(rows, (r) => r.monitoringSinceMs);
   const byId: Cmp = (a, b) => idRank[a]! - idRank[b]!;
+  // The columns of the filters on the same published values (filters.ts).
+  const checks30d = c.ranges.min_checks;
+  const monitoringDays = c.ranges.min_days;
+  const passRate = c.ranges.min_pass_rate;
+  const payers = c.ranges.min_payers;
+  const price = c.ranges.max_price_usd;
   const comparators: Record<Sort, Cmp> = {
-    evidence: (a, b) => c.checks30d[b]! - c.checks30d[a]! || c.monitoringDays[b]! - c.monitoringDays[a]! || byId(a, b),
-    pass_rate: (a, b) => descNaNLast(c.passRate[a]!, c.passRate[b]!) || c.checks30d[b]! - c.checks30d[a]! || byId(a, b),
-    payers: (a, b) => descNaNLast(c.payers[a]!, c.payers[b]!) || byId(a, b),
-    price: (a, b) => ascNaNLast(c.price[a]!, c.price[b]!) || byId(a, b),
+    evidence: (a, b) => checks30d[b]! - checks30d[a]! || monitoringDays[b]! - monitoringDays[a]! || byId(a, b),
+    pass_rate: (a, b) => descNaNLast(passRate[a]!, passRate[b]!) || checks30d[b]! - checks30d[a]! || byId(a, b),
+    payers: (a, b) => descNaNLast(payers[a]!, payers[b]!) || byId(a, b),
+    price: (a, b) => ascNaNLast(price[a]!, price[b]!) || byId(a, b),
     recent: (a, b) => since[b]! - since[a]! || byId(a, b),
     name: (a, b) => nameRank[a]! - nameRank[b]! || byId(a, b),
   };

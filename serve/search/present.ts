@@ -4,6 +4,7 @@ import type { ServiceSummary } from '../../site/contract/summary.ts';
 import { scheduleTierServed, withScheduleTier } from './deprecation.ts';
 import { freshnessAt, type Freshness } from './freshness.ts';
 import type { SearchRow } from './row.ts';
+import { SLOT } from './template.ts';
 
 /**
  * Published objects are shared by every request; these return shallow copies with the values that
@@ -58,40 +59,31 @@ const FRESHNESS_JSON = Object.fromEntries(FRESHNESS_VALUES.map((v) => [v, JSON.s
 
 /**
  * `JSON.stringify(presentSummary(row, opts))` without building or serializing an object: the row's
- * published serialization (UTF-8, decoded piece by piece; every edit falls between characters) with
- * the answer-time values spliced in at the positions its layout noted (row.ts serializeSummary).
- * Rows without a layout take the reference path. A test holds the two equal.
+ * summary template (template.ts) joined with this answer's slot values — the freshness at the
+ * answer instant, the `schedule_tier` member while it is served, the base URL before relative
+ * links (UTF-8 decoded segment by segment; every slot falls between characters). Rows without a
+ * template take the reference path. A test holds the two equal.
  */
 export function presentSummaryJson(row: SearchRow, r: SummaryRender): string {
-  const l = row.layout;
-  if (l === null) return JSON.stringify(presentSummary(row, r.opts));
+  const t = row.layout;
+  if (t === null) return JSON.stringify(presentSummary(row, r.opts));
   const bytes = row.summaryBytes;
-  const from = row.summaryAt;
-  const fresh = FRESHNESS_JSON[freshnessAt(row.lastCheckMs, row.intervalHours, r.nowMs)];
-  // The edits in position order: at most freshness, the tier member and two link prefixes.
-  const at: number[] = [l.freshFrom];
-  const to: number[] = [l.freshTo];
-  const text: string[] = [fresh];
-  if (!r.tierServed) insertEdit(at, to, text, l.tierFrom, l.tierTo, '');
-  if (r.base !== '') {
-    if (l.pageAt >= 0) insertEdit(at, to, text, l.pageAt, l.pageAt, r.base);
-    if (l.apiAt >= 0) insertEdit(at, to, text, l.apiAt, l.apiAt, r.base);
-  }
+  const at = row.summaryAt;
   let out = '';
   let pos = 0;
-  for (let k = 0; k < at.length; k++) {
-    out += bytes.toString('utf8', from + pos, from + at[k]!) + text[k];
-    pos = to[k]!;
+  for (let k = 0; k < t.length; k += 3) {
+    const slot = t[k + 2]!;
+    if (slot === SLOT.SCHEDULE_TIER && r.tierServed) continue; // the published member stays as it is
+    out += bytes.toString('utf8', at + pos, at + t[k]!) + slotValue(slot, row, r);
+    pos = t[k + 1]!;
   }
-  return out + bytes.toString('utf8', from + pos, row.summaryEnd);
+  return out + bytes.toString('utf8', at + pos, row.summaryEnd);
 }
 
-function insertEdit(at: number[], to: number[], text: string[], from: number, end: number, t: string): void {
-  let k = at.length;
-  while (k > 0 && at[k - 1]! > from) k--;
-  at.splice(k, 0, from);
-  to.splice(k, 0, end);
-  text.splice(k, 0, t);
+function slotValue(slot: number, row: SearchRow, r: SummaryRender): string {
+  if (slot === SLOT.FRESHNESS) return FRESHNESS_JSON[freshnessAt(row.lastCheckMs, row.intervalHours, r.nowMs)];
+  if (slot === SLOT.BASE) return r.base;
+  return ''; // SCHEDULE_TIER no longer served
 }
 
 /**

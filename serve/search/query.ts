@@ -8,6 +8,7 @@ import {
   type ServicesQueryInput,
 } from '../../site/contract/requests.ts';
 import type { z } from 'zod';
+import { normalizeFilters } from './filters.ts';
 import type { SCOPES, SORTS } from '../../site/contract/common.ts';
 
 export type Sort = (typeof SORTS)[number];
@@ -49,14 +50,8 @@ export function parseServicesQuery(raw: Record<string, unknown>): EffectiveQuery
     limit: q.limit ?? REQUEST_LIMITS.limitDefault,
     offset: q.offset ?? REQUEST_LIMITS.offsetDefault,
   };
-  // Case-insensitive text parameters are normalized once, so the cache key and the echo agree.
-  if (out.host !== undefined) out.host = out.host.toLowerCase();
-  if (out.provider !== undefined) out.provider = out.provider.toLowerCase();
-  if (out.network !== undefined) out.network = out.network.toLowerCase();
-  if (out.q !== undefined) {
-    out.q = out.q.trim().replace(/\s+/g, ' ');
-    if (out.q === '') delete out.q;
-  }
+  // Text parameters are normalized once (each filter's descriptor says how), so the cache key and the echo agree.
+  normalizeFilters(out);
   return out;
 }
 

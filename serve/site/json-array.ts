@@ -1,14 +1,14 @@
 import { open } from 'node:fs/promises';
 import { AtlasError } from '../../pipeline/core/errors.ts';
 
-/** JSON's structural characters as code units (also read by serve/search/row.ts). */
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const COMMA = 0x2c;
-export const OPEN_ARRAY = 0x5b;
-export const CLOSE_ARRAY = 0x5d;
-export const OPEN_OBJECT = 0x7b;
-export const CLOSE_OBJECT = 0x7d;
+/** JSON's structural characters as code units. */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /**

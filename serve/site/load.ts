@@ -11,7 +11,7 @@ import { RunLog } from '../../site/contract/run-log.ts';
 import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
-import { compileRow, type SearchRow } from '../search/row.ts';
+import { RowCompiler, type SearchRow } from '../search/row.ts';
 import { forEachArrayElement } from './json-array.ts';
 import type { SiteResources, SiteState } from './state.ts';
 
@@ -72,6 +72,7 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
 async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
   const rows: SearchRow[] = [];
   const haystacks: string[] = [];
+  const compiler = new RowCompiler();
   let n = 0;
   const onRecord = (where: string) => (value: unknown) => {
     const i = n++;
@@ -82,7 +83,7 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
     if (v?.summary && t && (t.window_start === null || typeof t.window_start === 'string'))
       v.summary.payment_terms = withTermsWindowStart(t as PaymentTermsFile, asOfMs);
     const rec = checkRecord(value, i, where);
-    rows.push(compileRow(rec, i));
+    rows.push(compiler.compile(rec, i));
     haystacks.push(rec.search.haystack);
   };
   const layoutPath = join(dir, INDEX_BUCKETS_FILE);

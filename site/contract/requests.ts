@@ -69,8 +69,8 @@ export type ParamSpec =
 /*
  * The network, mainnet and provider filters, stated once: the parameter texts below and the field
  * dictionary entries of ServiceSummary (field-docs.ts) use these. The code that applies them is
- * serve/search/networks.ts (network), serve/search/row.ts (mainnet: the published field itself, so
- * the filter and the field cannot disagree) and serve/search/filter.ts (provider); keep in step.
+ * serve/search/networks.ts (network) and the filter descriptors in serve/search/filters.ts (mainnet:
+ * the published field itself, so the filter and the field cannot disagree; provider); keep in step.
  */
 export const NETWORK_FILTER_RULE =
   'a v1 name or known alias (base, base-sepolia, solana, polygon, ...) matches exactly that network; any other full CAIP-2 id (namespace:reference, e.g. eip155:8453) matches that network only (not eip155:84532); anything else matches a case-insensitive substring of an offered network id or v1 name';
@@ -82,7 +82,7 @@ export const PROVIDER_FILTER_RULE =
  * that no value is ever unknown. The one home of these statements: each filter's parameter text below
  * ends with its entry, so the OpenAPI document, the MCP tool schema, llms.txt and the field
  * dictionary (its `ServicesQuery` entries, field-dictionary.ts) all carry the same words. The code
- * that applies them is rowMatches in serve/search/filter.ts; keep in step (test/unit/contract/filter-unknowns.test.ts).
+ * that applies them is the filter descriptors in serve/search/filters.ts; keep in step (test/unit/contract/filter-unknowns.test.ts).
  * group, sort, limit and offset are not filters (they keep every match).
  */
 export const SERVICES_FILTER_UNKNOWN = {
