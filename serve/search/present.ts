@@ -17,6 +17,7 @@ export interface PresentOptions {
   baseUrl?: string | undefined;
 }
 
+/** A row's freshness at `now` (site/contract/answer-time.ts freshnessAtAnswer). @public */
 export function rowFreshness(row: SearchRow, now: Date): Freshness {
   return freshnessAtAnswer(row, now);
 }

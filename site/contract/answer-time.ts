@@ -1,4 +1,6 @@
 import { scheduleTierServed } from './common.ts';
+import type { RunLog } from './run-log.ts';
+import { runWindows } from './run-windows.ts';
 import { DAILY_DAYS, type ServiceDetail, type ServiceDetailFile } from './service-detail.ts';
 import { dailySeriesAt } from './daily-series.ts';
 import { withDirectoryEvaluatedAt } from './directory-evaluated.ts';
@@ -30,6 +32,9 @@ import { withTermsWindowStart } from './terms-window.ts';
  *     - `links` made absolute when a base URL is configured;
  *     - detail only: the `fresh` criterion and `in_directory` (every other criterion passed at
  *       publish, and fresh now).
+ *
+ * The resources that carry answer-time values are completed here too: stats (the generation's
+ * `data_as_of`) and status (run windows, `generated_at` and evidence freshness at the answer).
  *
  * Each stage keeps the member order of its input (the published order the search answer's
  * serialization is spliced into), never mutates its input, and depends on its arguments only.
@@ -178,4 +183,44 @@ export function completeDetail(
   answer: AnswerInstant,
 ): ServiceDetail {
   return detailAtAnswer(detailAtGeneration(file, gen), inputs, answer);
+}
+
+/** Services by freshness at `now` (GET /api/v1/status `evidence_freshness`). */
+export function freshnessCountsAt(
+  services: readonly Pick<FreshnessInputs, 'lastCheckMs' | 'intervalHours'>[],
+  now: Date,
+): { fresh: number; stale: number; no_data: number; total: number } {
+  const out = { fresh: 0, stale: 0, no_data: 0, total: services.length };
+  for (const s of services) out[freshnessAtAnswer(s, now)] += 1;
+  return out;
+}
+
+/** GET /api/v1/stats as served: the published figures (windows ending at their own generated_at), with the generation's `data_as_of` when the file has none. */
+export function statsAtGeneration<B extends Record<string, unknown>>(body: B, gen: Pick<GenerationInstants, 'dataAsOf'>): B {
+  return { ...body, data_as_of: body.data_as_of ?? gen.dataAsOf };
+}
+
+/**
+ * GET /api/v1/status as served at `now`: the run windows (run-windows.ts) recomputed over the
+ * published run log, so a pipeline that stopped shows its missed slots, `generated_at` the answer
+ * instant (the end of every window), and evidence freshness counted over `services` at `now`. A
+ * generation published without a run log keeps its published windows (frozen at its own
+ * generated_at); freshness is recomputed either way.
+ */
+export function statusAtAnswer(
+  body: Record<string, unknown>,
+  gen: Pick<GenerationInstants, 'dataAsOf'> & { runLog: RunLog | null },
+  services: readonly Pick<FreshnessInputs, 'lastCheckMs' | 'intervalHours'>[],
+  now: Date,
+): Record<string, unknown> {
+  const evidence_freshness = freshnessCountsAt(services, now);
+  const log = gen.runLog;
+  if (!log) return { ...body, data_as_of: body.data_as_of ?? gen.dataAsOf, evidence_freshness };
+  return {
+    ...body,
+    generated_at: now.toISOString(),
+    data_as_of: log.data_as_of,
+    ...runWindows({ operatingSince: log.operating_since, runs: log.runs, cycleEveryMinutes: log.cycle_every_minutes }, now),
+    evidence_freshness,
+  };
 }
