@@ -1,7 +1,10 @@
-import { scheduleTierServed } from './common.ts';
+import { API_STATUS, scheduleTierServed } from './common.ts';
+import { type Health, healthStatus } from './health.ts';
 import type { RunLog } from './run-log.ts';
 import { runWindows } from './run-windows.ts';
+import type { RunRecord } from './runs.ts';
 import { DAILY_DAYS, type ServiceDetail, type ServiceDetailFile } from './service-detail.ts';
+import { SigningKeyInfo } from './signing.ts';
 import { dailySeriesAt } from './daily-series.ts';
 import { withDirectoryEvaluatedAt } from './directory-evaluated.ts';
 import { type FreshnessState, freshnessAt } from './freshness.ts';
@@ -34,7 +37,8 @@ import { withTermsWindowStart } from './terms-window.ts';
  *       publish, and fresh now).
  *
  * The resources that carry answer-time values are completed here too: stats (the generation's
- * `data_as_of`) and status (run windows, `generated_at` and evidence freshness at the answer).
+ * `data_as_of`), status (run windows, `generated_at` and evidence freshness at the answer) and
+ * health (its status by the contract's rule at the answer, `served_at`).
  *
  * Each stage keeps the member order of its input (the published order the search answer's
  * serialization is spliced into), never mutates its input, and depends on its arguments only.
@@ -222,5 +226,31 @@ export function statusAtAnswer(
     data_as_of: log.data_as_of,
     ...runWindows({ operatingSince: log.operating_since, runs: log.runs, cycleEveryMinutes: log.cycle_every_minutes }, now),
     evidence_freshness,
+  };
+}
+
+/**
+ * GET /healthz as served at `now` from the published `healthz.json` (null before the first publish):
+ * `status` by the contract's rule (health.ts) at `now`, the generation's id and `generated_at` (the
+ * answer instant before any publish), `served_at` the answer instant, and the published signing key
+ * when it is well formed (else null).
+ */
+export function healthAtAnswer(
+  published: Record<string, unknown> | null,
+  gen: { generation: string; generatedAt: string } | null,
+  now: Date,
+): Health {
+  const latest = (published?.latest_monitoring_run as RunRecord | null | undefined) ?? null;
+  const runs = (published?.latest_runs as RunRecord[] | undefined) ?? [];
+  const key = SigningKeyInfo.safeParse(published?.signing_key);
+  return {
+    api_status: API_STATUS,
+    status: healthStatus(latest, now),
+    generation: gen?.generation ?? null,
+    generated_at: gen?.generatedAt ?? now.toISOString(),
+    served_at: now.toISOString(),
+    latest_monitoring_run: latest,
+    latest_runs: runs,
+    signing_key: key.success ? key.data : null,
   };
 }
