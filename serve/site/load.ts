@@ -5,7 +5,7 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
-import { generationAsOfMs, summaryAsOf } from '../../site/contract/answer-time.ts';
+import { generationAsOfMs, summaryMembersAsOf } from '../../site/contract/answer-time.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
 import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
 import { buildColumns } from '../search/columns.ts';
@@ -75,7 +75,9 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
   const onRecord = (where: string) => (value: unknown) => {
     const i = n++;
     const v = value as { summary?: unknown } | null;
-    if (v && typeof v.summary === 'object' && v.summary !== null) v.summary = summaryAsOf(v.summary as ServiceSummaryFile, asOfMs);
+    // The parsed record is the loader's own: its members are replaced in place (no copy per record).
+    if (v && typeof v.summary === 'object' && v.summary !== null)
+      Object.assign(v.summary, summaryMembersAsOf(v.summary as ServiceSummaryFile, asOfMs));
     const rec = checkRecord(value, i, where);
     rows.push(compileRow(rec, i));
     haystacks.push(rec.search.haystack);

@@ -86,21 +86,32 @@ export function generationAsOfMs(gen: Pick<GenerationInstants, 'generatedAt' | '
 }
 
 /**
- * Stage 1 of a summary (an index record's or a detail file's members shared with it) at `asOfMs`
- * (generationAsOfMs): `monitoring_days` and `window_start` completed. A member that is not shaped as
- * the file schema says is left as it is, so that the contract check of the result rejects it.
+ * The members stage 1 replaces in a summary (an index record's, or a detail file's members shared
+ * with it) at `asOfMs` (generationAsOfMs): `evidence` with `monitoring_days`, `payment_terms` with
+ * `window_start`. A member that is not shaped as the file schema says is not returned (it stays as it
+ * is, so that the contract check of the result rejects it). Every returned member is a member of
+ * `file`, so assigning them keeps its member order.
  */
+export function summaryMembersAsOf(
+  file: Pick<ServiceSummaryFile, 'evidence' | 'payment_terms'>,
+  asOfMs: number,
+): Partial<Pick<ServiceSummary, 'evidence' | 'payment_terms'>> {
+  const out: Partial<Pick<ServiceSummary, 'evidence' | 'payment_terms'>> = {};
+  const e = file.evidence as { monitoring_since?: unknown } | null | undefined;
+  if (e && typeof e.monitoring_since === 'string') out.evidence = withMonitoringDays(file.evidence, asOfMs);
+  const t = file.payment_terms as { window_start?: unknown } | null | undefined;
+  if (t && (t.window_start === null || typeof t.window_start === 'string'))
+    out.payment_terms = withTermsWindowStart(file.payment_terms, asOfMs);
+  return out;
+}
+
+/** Stage 1 of a summary at `asOfMs`: a copy of `file` with summaryMembersAsOf's members, in place. */
 export function summaryAsOf<S extends Pick<ServiceSummaryFile, 'evidence' | 'payment_terms'>>(
   file: S,
   asOfMs: number,
 ): Omit<S, 'evidence' | 'payment_terms'> & Pick<ServiceSummary, 'evidence' | 'payment_terms'> {
-  const out: Record<string, unknown> = { ...file };
-  const e = file.evidence as { monitoring_since?: unknown } | null | undefined;
-  if (e && typeof e.monitoring_since === 'string') out.evidence = withMonitoringDays(e as { monitoring_since: string }, asOfMs);
-  const t = file.payment_terms as { window_start?: unknown } | null | undefined;
-  if (t && (t.window_start === null || typeof t.window_start === 'string'))
-    out.payment_terms = withTermsWindowStart(file.payment_terms, asOfMs);
-  return out as Omit<S, 'evidence' | 'payment_terms'> & Pick<ServiceSummary, 'evidence' | 'payment_terms'>;
+  return { ...file, ...summaryMembersAsOf(file, asOfMs) } as Omit<S, 'evidence' | 'payment_terms'> &
+    Pick<ServiceSummary, 'evidence' | 'payment_terms'>;
 }
 
 /** Stage 1 of a summary: the generation's completion of an index record's summary. */
