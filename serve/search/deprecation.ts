@@ -22,9 +22,8 @@ export function deprecationHeaders(): Record<string, string> {
 }
 
 /**
- * Set or drop `schedule_tier` on an evidence object (a copy; published objects are shared). The rule
- * lives with the rest of answer-time completion (site/contract/answer-time.ts); this name stays for
- * the search's serialized path.
+ * Set or drop `schedule_tier` on an evidence object (a copy; published objects are shared): serve's
+ * name for the rule, which lives with the rest of answer-time completion (site/contract/answer-time.ts).
  * @public
  */
 export function withScheduleTier(evidence: Record<string, unknown>, now: Date): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { detailAtAnswer, freshnessAtAnswer, summaryAtAnswer } from '../../site/contract/answer-time.ts';
+import { detailAtAnswer, freshnessAtAnswer, linkPrefix, summaryAtAnswer } from '../../site/contract/answer-time.ts';
 import { FRESHNESS_VALUES } from '../../site/contract/common.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
@@ -44,7 +44,7 @@ export interface SummaryRender {
 }
 
 export function summaryRender(opts: PresentOptions): SummaryRender {
-  const b = opts.baseUrl ? opts.baseUrl.replace(/\/+$/, '') : '';
+  const b = linkPrefix(opts.baseUrl);
   return { opts, nowMs: opts.now.getTime(), tierServed: scheduleTierServed(opts.now), base: b ? JSON.stringify(b).slice(1, -1) : '' };
 }
 

@@ -148,10 +148,15 @@ export function withScheduleTier<E extends object>(evidence: E, now: Date): E {
   return out as E;
 }
 
-/** Links as served: prefixed with the base URL (trailing slashes dropped) when one is set and the link is a path. */
+/** What a link that is a path is prefixed with under `baseUrl`: the URL without trailing slashes ('' when unset). */
+export function linkPrefix(baseUrl: string | undefined): string {
+  return baseUrl ? baseUrl.replace(/\/+$/, '') : '';
+}
+
+/** Links as served: prefixed with linkPrefix when a base URL is set and the link is a path. */
 export function linksAt(l: { page: string; api: string }, baseUrl: string | undefined): { page: string; api: string } {
   if (!baseUrl) return l;
-  const b = baseUrl.replace(/\/+$/, '');
+  const b = linkPrefix(baseUrl);
   const abs = (p: string) => (p.startsWith('/') ? `${b}${p}` : p);
   return { page: abs(l.page), api: abs(l.api) };
 }
