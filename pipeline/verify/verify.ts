@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DirectoryResultFile } from '../../site/contract/directory.ts';
-import { withDirectoryEvaluatedAt } from '../../site/contract/directory-evaluated.ts';
-import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
-import type { PaymentTermsFile } from '../../site/contract/payment-terms.ts';
-import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
+import { detailAtGeneration, type GenerationInstants } from '../../site/contract/answer-time.ts';
+import type { ServiceDetailFile } from '../../site/contract/service-detail.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import {
@@ -143,23 +140,19 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
 
     // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
     // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
-    // full evaluation's instant out of directory.evaluated_at; the server answers the days counted
-    // to the generation's data_as_of (site/contract/monitoring.ts), the window start 90 days before
-    // that instant (site/contract/terms-window.ts) and the evaluation instant from the manifest
-    // (site/contract/directory-evaluated.ts), and that answer is what is compared.
+    // full evaluation's instant out of directory.evaluated_at; the server answers them completed for
+    // the generation (site/contract/answer-time.ts: the days and the window counted to its data_as_of,
+    // the evaluation instant from the manifest), and that answer is what is compared.
     const runLog = existsSync(join(gen, 'run-log.json')) ? ((await readJson(join(gen, 'run-log.json'))) as { data_as_of?: unknown }) : null;
-    const asOf = monitoringAsOfMs(typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null, generatedAt);
-    const fullAt = typeof manifest.directory_full_evaluation_at === 'string' ? manifest.directory_full_evaluation_at : null;
+    const instants: GenerationInstants = {
+      generatedAt,
+      dataAsOf: typeof runLog?.data_as_of === 'string' ? runLog.data_as_of : null,
+      fullEvaluationAt: typeof manifest.directory_full_evaluation_at === 'string' ? manifest.directory_full_evaluation_at : null,
+    };
     const bodies = new Map<string, Record<string, unknown>>();
     for (const id of ids) {
-      const body = (await readJson(api(gen, 'services', `${id}.json`))) as Record<string, unknown>;
-      const ev = body.evidence as { monitoring_since?: unknown } | undefined;
-      if (ev && typeof ev.monitoring_since === 'string') body.evidence = withMonitoringDays(ev as { monitoring_since: string }, asOf);
-      const pt = body.payment_terms as PaymentTermsFile | null | undefined;
-      if (pt && typeof pt === 'object') body.payment_terms = withTermsWindowStart(pt, asOf);
-      const dir = body.directory as DirectoryResultFile | undefined;
-      if (dir && typeof dir === 'object') body.directory = withDirectoryEvaluatedAt(dir, fullAt);
-      bodies.set(id, body);
+      const file = (await readJson(api(gen, 'services', `${id}.json`))) as ServiceDetailFile;
+      bodies.set(id, detailAtGeneration(file, instants) as unknown as Record<string, unknown>);
     }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
 

@@ -1,7 +1,5 @@
-import { API_STATUS } from '../../site/contract/common.ts';
-import { type Health, healthStatus } from '../../site/contract/health.ts';
-import type { RunRecord } from '../../site/contract/runs.ts';
-import { SigningKeyInfo } from '../../site/contract/signing.ts';
+import { healthAtAnswer } from '../../site/contract/answer-time.ts';
+import type { Health } from '../../site/contract/health.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
@@ -16,18 +14,5 @@ import type { AppDeps } from '../deps.ts';
 export async function getHealth(deps: AppDeps): Promise<Health> {
   const now = deps.clock();
   const site = deps.site.peek();
-  const published = site?.resources.healthz ?? null;
-  const latest = (published?.latest_monitoring_run as RunRecord | null | undefined) ?? null;
-  const runs = (published?.latest_runs as RunRecord[] | undefined) ?? [];
-  const key = SigningKeyInfo.safeParse(published?.signing_key);
-  return {
-    api_status: API_STATUS,
-    status: healthStatus(latest, now),
-    generation: site?.generation ?? null,
-    generated_at: site?.generatedAt ?? now.toISOString(),
-    served_at: now.toISOString(),
-    latest_monitoring_run: latest,
-    latest_runs: runs,
-    signing_key: key.success ? key.data : null,
-  };
+  return healthAtAnswer(site?.resources.healthz ?? null, site ?? null, now);
 }

@@ -1,3 +1,4 @@
+import { withScheduleTier as withTierAt } from '../../site/contract/answer-time.ts';
 import { SCHEDULE_TIER_SUNSET_AT, scheduleTierServed } from '../../site/contract/common.ts';
 
 /**
@@ -20,10 +21,11 @@ export function deprecationHeaders(): Record<string, string> {
   };
 }
 
-/** Set or drop `schedule_tier` on an evidence object (a copy; published objects are shared). */
+/**
+ * Set or drop `schedule_tier` on an evidence object (a copy; published objects are shared): serve's
+ * name for the rule, which lives with the rest of answer-time completion (site/contract/answer-time.ts).
+ * @public
+ */
 export function withScheduleTier(evidence: Record<string, unknown>, now: Date): Record<string, unknown> {
-  const out = { ...evidence };
-  if (scheduleTierServed(now)) out.schedule_tier = out.check_interval;
-  else delete out.schedule_tier;
-  return out;
+  return withTierAt(evidence, now);
 }

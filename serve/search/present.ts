@@ -1,7 +1,8 @@
+import { detailAtAnswer, freshnessAtAnswer, linkPrefix, summaryAtAnswer } from '../../site/contract/answer-time.ts';
 import { FRESHNESS_VALUES } from '../../site/contract/common.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import type { ServiceSummary } from '../../site/contract/summary.ts';
-import { scheduleTierServed, withScheduleTier } from './deprecation.ts';
+import { scheduleTierServed } from './deprecation.ts';
 import { freshnessAt, type Freshness } from './freshness.ts';
 import type { SearchRow } from './row.ts';
 import { SLOT } from './template.ts';
@@ -9,22 +10,17 @@ import { SLOT } from './template.ts';
 /**
  * Published objects are shared by every request; these return shallow copies with the values that
  * depend on the answer's time (freshness, schedule_tier) and on the server (absolute links when
- * `baseUrl` is configured).
+ * `baseUrl` is configured): the answer stage of site/contract/answer-time.ts, whose freshness
+ * inputs a row carries (lastCheckMs, intervalHours, criteriaExceptFresh).
  */
 export interface PresentOptions {
   now: Date;
   baseUrl?: string | undefined;
 }
 
-function links(l: { page: string; api: string }, baseUrl: string | undefined): { page: string; api: string } {
-  if (!baseUrl) return l;
-  const b = baseUrl.replace(/\/+$/, '');
-  const abs = (p: string) => (p.startsWith('/') ? `${b}${p}` : p);
-  return { page: abs(l.page), api: abs(l.api) };
-}
-
+/** A row's freshness at `now` (site/contract/answer-time.ts freshnessAtAnswer). @public */
 export function rowFreshness(row: SearchRow, now: Date): Freshness {
-  return freshnessAt(row.lastCheckMs, row.intervalHours, now.getTime());
+  return freshnessAtAnswer(row, now);
 }
 
 /** The published summary of a row, as a new object (parsed from the row's serialization). */
@@ -34,9 +30,7 @@ export function summaryOf(row: SearchRow): ServiceSummary {
 
 /** The reference presentation, as an object (the MCP tool and pages read it; presentSummaryJson must serialize to the same bytes). */
 export function presentSummary(row: SearchRow, opts: PresentOptions): ServiceSummary {
-  const s = summaryOf(row);
-  const evidence = withScheduleTier({ ...s.evidence, freshness: rowFreshness(row, opts.now) }, opts.now) as ServiceSummary['evidence'];
-  return { ...s, evidence, links: links(s.links, opts.baseUrl) };
+  return summaryAtAnswer(summaryOf(row), row, opts);
 }
 
 /**
@@ -51,7 +45,7 @@ export interface SummaryRender {
 }
 
 export function summaryRender(opts: PresentOptions): SummaryRender {
-  const b = opts.baseUrl ? opts.baseUrl.replace(/\/+$/, '') : '';
+  const b = linkPrefix(opts.baseUrl);
   return { opts, nowMs: opts.now.getTime(), tierServed: scheduleTierServed(opts.now), base: b ? JSON.stringify(b).slice(1, -1) : '' };
 }
 
@@ -91,18 +85,5 @@ function slotValue(slot: number, row: SearchRow, r: SummaryRender): string {
  * search does (membership = every other criterion passed at publish, and fresh now).
  */
 export function presentDetail(detail: ServiceDetail, row: SearchRow, opts: PresentOptions): ServiceDetail {
-  const freshness = rowFreshness(row, opts.now);
-  const fresh = freshness === 'fresh';
-  const inDirectory = row.criteriaExceptFresh && fresh;
-  const evidence = withScheduleTier({ ...detail.evidence, freshness }, opts.now) as ServiceDetail['evidence'];
-  const criteria = detail.directory.criteria.map((c) =>
-    c.id === 'fresh' ? { ...c, passed: c.applies ? fresh : null, value: freshness } : c,
-  );
-  return {
-    ...detail,
-    evidence,
-    links: links(detail.links, opts.baseUrl),
-    in_directory: inDirectory,
-    directory: { ...detail.directory, in_directory: inDirectory, criteria },
-  };
+  return detailAtAnswer(detail, row, opts);
 }

@@ -5,10 +5,9 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
-import { monitoringAsOfMs, withMonitoringDays } from '../../site/contract/monitoring.ts';
-import type { PaymentTermsFile } from '../../site/contract/payment-terms.ts';
+import { generationAsOfMs, summaryMembersAsOf } from '../../site/contract/answer-time.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
-import { withTermsWindowStart } from '../../site/contract/terms-window.ts';
+import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { RowCompiler, type SearchRow } from '../search/row.ts';
@@ -64,9 +63,9 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
  * garbage as soon as it is compiled, so the load never holds every record whole.
  * The files: the buckets listed by `index/buckets.json` (site/contract/index-record.ts), or a
  * generation's single `index/summaries.json` (generations published before the index was split).
- * Each record gets `evidence.monitoring_days` and `payment_terms.window_start` at `asOfMs`
- * (site/contract/monitoring.ts, site/contract/terms-window.ts: the files leave out the days and
- * carry the window start only while `limited`) before it is checked against the contract and
+ * Each record's summary gets the generation stage of answer-time completion at `asOfMs`
+ * (site/contract/answer-time.ts: `evidence.monitoring_days` and `payment_terms.window_start`, which
+ * the files leave out or carry only while `limited`) before it is checked against the contract and
  * compiled, so the serialized summary every search answer splices already holds both.
  */
 async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
@@ -76,12 +75,10 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
   let n = 0;
   const onRecord = (where: string) => (value: unknown) => {
     const i = n++;
-    const v = value as { summary?: { evidence?: { monitoring_since?: unknown }; payment_terms?: unknown } } | null;
-    const e = v?.summary?.evidence;
-    if (e && typeof e.monitoring_since === 'string') v.summary!.evidence = withMonitoringDays(e as { monitoring_since: string }, asOfMs);
-    const t = v?.summary?.payment_terms as { window_start?: unknown } | null | undefined;
-    if (v?.summary && t && (t.window_start === null || typeof t.window_start === 'string'))
-      v.summary.payment_terms = withTermsWindowStart(t as PaymentTermsFile, asOfMs);
+    const v = value as { summary?: unknown } | null;
+    // The parsed record is the loader's own: its members are replaced in place (no copy per record).
+    if (v && typeof v.summary === 'object' && v.summary !== null)
+      Object.assign(v.summary, summaryMembersAsOf(v.summary as ServiceSummaryFile, asOfMs));
     const rec = checkRecord(value, i, where);
     rows.push(compiler.compile(rec, i));
     haystacks.push(rec.search.haystack);
@@ -146,7 +143,7 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   const statsAsOf = resources.stats?.data_as_of;
   const dataAsOf = runLog ? runLog.data_as_of : typeof statsAsOf === 'string' ? statsAsOf : null;
 
-  const { rows, haystacks } = await loadRows(dir, monitoringAsOfMs(dataAsOf, manifest.data.generated_at));
+  const { rows, haystacks } = await loadRows(dir, generationAsOfMs({ dataAsOf, generatedAt: manifest.data.generated_at }));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const columns = buildColumns(rows, haystacks);
 

@@ -1,8 +1,7 @@
+import { generationAsOfMs, summaryAsOf } from './answer-time.ts';
 import type { EvidenceFile } from './evidence.ts';
-import { monitoringAsOfMs, withMonitoringDays } from './monitoring.ts';
 import type { PaymentTermsFile } from './payment-terms.ts';
 import type { ServiceDetailFile } from './service-detail.ts';
-import { withTermsWindowStart } from './terms-window.ts';
 
 /**
  * The render-instant members of a published single-service file (`api/v1/services/<id>.json`,
@@ -38,17 +37,10 @@ export type ServiceDetailShape = Omit<ServiceDetailFile, 'generated_at' | 'data_
 
 /**
  * A shaped service with its render-instant members at `at`: `generated_at` and `data_as_of` the
- * render's, `monitoring_days` and `window_start` counted to `data_as_of` (else `generated_at`) with
- * the rules' one TypeScript copies (site/contract/monitoring.ts, site/contract/terms-window.ts), the
- * instant the server counts an answer to. Member order is left to the schema that validates it.
+ * render's, `monitoring_days` and `window_start` counted to `data_as_of` (else `generated_at`) by the
+ * generation stage of answer-time completion (site/contract/answer-time.ts summaryAsOf), the values
+ * the server completes an answer with. Member order is left to the schema that validates it.
  */
 export function serviceFileAt(shape: ServiceDetailShape, at: RenderInstants): ServiceDetailFile {
-  const asOf = monitoringAsOfMs(at.dataAsOf, at.generatedAt);
-  return {
-    ...shape,
-    generated_at: at.generatedAt,
-    data_as_of: at.dataAsOf,
-    evidence: withMonitoringDays(shape.evidence, asOf),
-    payment_terms: withTermsWindowStart(shape.payment_terms, asOf),
-  };
+  return { ...summaryAsOf(shape, generationAsOfMs(at)), generated_at: at.generatedAt, data_as_of: at.dataAsOf };
 }

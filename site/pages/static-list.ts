@@ -1,21 +1,19 @@
+import { generationAsOfMs, summaryAsOf } from '../contract/answer-time.ts';
 import { API_STATUS } from '../contract/common.ts';
 import type { IndexRecordFile } from '../contract/index.ts';
-import { monitoringAsOfMs, NOTES, withMonitoringDays, withTermsWindowStart } from '../contract/index.ts';
+import { NOTES } from '../contract/index.ts';
 import type { ServiceList, ServiceSummary } from './model.ts';
 
 export const STATIC_PAGE_SIZE = 50;
 
 /**
- * A published summary as the list shows it: `monitoring_days` and `payment_terms.window_start` at
- * the generation's `data_as_of` (else `generated_at`), the instant the server completes them to
- * (site/contract/monitoring.ts, site/contract/terms-window.ts).
+ * A published summary as the list shows it: the generation stage of answer-time completion
+ * (site/contract/answer-time.ts), `monitoring_days` and `payment_terms.window_start` at the
+ * generation's `data_as_of` (else `generated_at`), as the server completes them. The answer stage
+ * (freshness, schedule_tier) is the publish's own: a static page is an answer at its publish instant.
  */
 export function listedSummary(summary: IndexRecordFile['summary'], asOfMs: number): ServiceSummary {
-  return {
-    ...summary,
-    evidence: withMonitoringDays(summary.evidence, asOfMs),
-    payment_terms: withTermsWindowStart(summary.payment_terms, asOfMs),
-  };
+  return summaryAsOf(summary, asOfMs);
 }
 
 /**
@@ -24,7 +22,7 @@ export function listedSummary(summary: IndexRecordFile['summary'], asOfMs: numbe
  * checks in 30 days, then most days of monitoring, then id. `dataAsOf`: when compute last ran.
  */
 export function defaultDirectoryList(records: readonly IndexRecordFile[], generatedAt: Date, dataAsOf: string | null = null): ServiceList {
-  const asOf = monitoringAsOfMs(dataAsOf, generatedAt.toISOString());
+  const asOf = generationAsOfMs({ dataAsOf, generatedAt: generatedAt.toISOString() });
   const inDir = records.filter((r) => r.in_directory).map((r) => listedSummary(r.summary, asOf));
   const sorted = inDir.sort(compareEvidence);
   return {
