@@ -18,6 +18,7 @@ import { storageError } from '../core/errors.ts';
  * name would change the other generation's file, so each file is written under a temporary name
  * and renamed over the link, which replaces the name and leaves the linked file untouched.
  */
+/** Plain JavaScript: started without the parent's loader flags (`execArgv: []`), as the link worker (incremental.ts). */
 const WORKER = new URL('./write-worker.mjs', import.meta.url);
 
 export interface WrittenFile {
@@ -51,7 +52,7 @@ export class FileWriter {
     private readonly root: string,
     private readonly opts: { batchFiles?: number; maxQueuedBytes?: number; replace?: boolean } = {},
   ) {
-    this.worker = new Worker(WORKER, { workerData: { replace: opts.replace === true } });
+    this.worker = new Worker(WORKER, { execArgv: [], workerData: { replace: opts.replace === true } });
     this.worker.on('message', (m: { seq: number; out?: (number | string)[]; error?: { message: string; code?: string } }) => {
       const batch = this.inFlight.get(m.seq);
       if (!batch) return;

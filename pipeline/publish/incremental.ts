@@ -54,7 +54,11 @@ export function linkFrom(from: string, to: string, rel: string): boolean {
   }
 }
 
-/** The link worker (plain JavaScript under `// @ts-check`, loadable without a TypeScript loader). */
+/**
+ * The link worker: plain JavaScript under `// @ts-check`, so it needs no TypeScript loader, and it
+ * starts without the parent's loader flags (`execArgv: []`): a worker that inherits tsx's loader
+ * starts several times slower.
+ */
 const LINK_WORKER = new URL('./link-worker.mjs', import.meta.url);
 
 /**
@@ -67,7 +71,7 @@ const LINK_WORKER = new URL('./link-worker.mjs', import.meta.url);
 export function linkInBackground(from: string, to: string, rels: readonly string[]): Promise<Uint8Array> {
   if (rels.length === 0) return Promise.resolve(new Uint8Array(0));
   return new Promise<Uint8Array>((resolve, reject) => {
-    const worker = new Worker(LINK_WORKER, { workerData: { from, to, rels } });
+    const worker = new Worker(LINK_WORKER, { execArgv: [], workerData: { from, to, rels } });
     let done = false;
     worker.once('message', (ok: Uint8Array) => {
       done = true;
