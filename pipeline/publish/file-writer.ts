@@ -8,7 +8,7 @@ import { storageError } from '../core/errors.ts';
  * profile of a 20,000-service publish, `open` took more time than shaping), and an asynchronous
  * write through libuv's pool cost its promises and callbacks on that thread instead.
  *
- * The worker is plain JavaScript, evaluated (no loader needed), and also hashes each file: the seal
+ * The worker (write-worker.mjs) also hashes each file: the seal
  * needs every written file's size and SHA-256 and should not read them back. Bodies cross as
  * transferred byte arrays, in batches. Memory is bounded: `put` waits once more than `maxQueued`
  * bytes are with the worker.
@@ -18,27 +18,8 @@ import { storageError } from '../core/errors.ts';
  * name would change the other generation's file, so each file is written under a temporary name
  * and renamed over the link, which replaces the name and leaves the linked file untouched.
  */
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { writeFileSync, renameSync } = require('node:fs');
-const { createHash } = require('node:crypto');
-const replace = workerData.replace;
-parentPort.on('message', ({ seq, paths, bodies }) => {
-  const out = [];
-  try {
-    for (let i = 0; i < paths.length; i++) {
-      if (replace) {
-        writeFileSync(paths[i] + '.atlas-tmp', bodies[i]);
-        renameSync(paths[i] + '.atlas-tmp', paths[i]);
-      } else writeFileSync(paths[i], bodies[i]);
-      out.push(bodies[i].length, createHash('sha256').update(bodies[i]).digest('hex'));
-    }
-    parentPort.postMessage({ seq, out });
-  } catch (e) {
-    parentPort.postMessage({ seq, error: { message: String(e && e.message), code: e && e.code } });
-  }
-});
-`;
+/** Plain JavaScript: started without the parent's loader flags (`execArgv: []`), as the link worker (incremental.ts). */
+const WORKER = new URL('./write-worker.mjs', import.meta.url);
 
 export interface WrittenFile {
   bytes: number;
@@ -71,7 +52,7 @@ export class FileWriter {
     private readonly root: string,
     private readonly opts: { batchFiles?: number; maxQueuedBytes?: number; replace?: boolean } = {},
   ) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { replace: opts.replace === true } });
+    this.worker = new Worker(WORKER, { execArgv: [], workerData: { replace: opts.replace === true } });
     this.worker.on('message', (m: { seq: number; out?: (number | string)[]; error?: { message: string; code?: string } }) => {
       const batch = this.inFlight.get(m.seq);
       if (!batch) return;

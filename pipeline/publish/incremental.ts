@@ -2,6 +2,7 @@ import { linkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { AtlasError } from '../core/errors.ts';
 import { CHECKSUMS_FILE, entryLineFinder } from './checksums.ts';
 import { readFingerprints } from './fingerprint.ts';
 
@@ -12,6 +13,18 @@ import { readFingerprints } from './fingerprint.ts';
  * the one atomic step. A generation is never written after it is switched to, so a linked file is
  * never modified through either name.
  */
+
+/**
+ * The previous generation cannot be shared from: a file it should have is missing, or it is out of
+ * step with its own fingerprints. The one error publish answers by rendering every service
+ * (publish.ts); any other failure (a full disk, a permission, the database) fails the publish.
+ */
+export class PreviousGenerationUnusable extends AtlasError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('internal', message, undefined, options);
+    this.name = 'PreviousGenerationUnusable';
+  }
+}
 
 /** What an incremental publish may share: the previous generation and its fingerprints (same salt). */
 export interface PreviousGeneration {
@@ -42,31 +55,23 @@ export function linkFrom(from: string, to: string, rel: string): boolean {
 }
 
 /**
- * The hard links of the previous generation's files that this one shares: made in the kernel, a few
- * microseconds each, and at 100,000 services there are 200,000 of them (detail files and pages).
+ * The link worker: plain JavaScript under `// @ts-check`, so it needs no TypeScript loader, and it
+ * starts without the parent's loader flags (`execArgv: []`): a worker that inherits tsx's loader
+ * starts several times slower.
  */
-const LINK_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { linkSync } = require('node:fs');
-const { from, to, rels } = workerData;
-const ok = new Uint8Array(rels.length);
-for (let i = 0; i < rels.length; i++) {
-  try { linkSync(from + '/' + rels[i], to + '/' + rels[i]); ok[i] = 1; } catch { ok[i] = 0; }
-}
-parentPort.postMessage(ok, [ok.buffer]);
-`;
+const LINK_WORKER = new URL('./link-worker.mjs', import.meta.url);
 
 /**
  * Hard-link many paths of generation `from` into `to` on a worker thread, while the publishing
  * thread renders the services that changed: for each path, in the order given, 1 when it was linked.
  * A synchronous loop is the fastest way to make the calls (0.9 s per 100,000 links here, against
- * 1.7-1.9 s through libuv's pool), and on its own thread it costs the renderer nothing. The worker
- * is plain JavaScript (evaluated, no loader needed). A worker that cannot run rejects.
+ * 1.7-1.9 s through libuv's pool), and on its own thread it costs the renderer nothing (200,000
+ * links at 100,000 services: detail files and pages). A worker that cannot run rejects.
  */
 export function linkInBackground(from: string, to: string, rels: readonly string[]): Promise<Uint8Array> {
   if (rels.length === 0) return Promise.resolve(new Uint8Array(0));
   return new Promise<Uint8Array>((resolve, reject) => {
-    const worker = new Worker(LINK_WORKER, { eval: true, workerData: { from, to, rels } });
+    const worker = new Worker(LINK_WORKER, { execArgv: [], workerData: { from, to, rels } });
     let done = false;
     worker.once('message', (ok: Uint8Array) => {
       done = true;

@@ -44,15 +44,9 @@ const json = <T>(v: unknown, fallback: T): T => {
   }
 };
 
-/**
- * The summary as the generation's files carry it: no `evidence.monitoring_days` and
- * `payment_terms.window_start` only while `limited` (both move with time; the server completes them
- * when it answers, site/contract/monitoring.ts, site/contract/terms-window.ts).
- */
-export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
-  const id = String(r.id);
-  const tier = String(r.tier) as ServiceSummary['tier'];
-  const discovered = tier === 'discovered';
+type SummaryEvidence = ServiceSummaryFile['evidence'];
+
+function evidenceOf(r: Row, now: Date): SummaryEvidence {
   // The interval and its name as compute published them (evidence; before the first compute, the
   // primary operation's interval named by macro atlas_interval_name): never named a second time here.
   const hours = Number(r.check_interval_hours);
@@ -62,7 +56,62 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
   if (lastCheck) lastCheck.protocols ??= null;
   // … and before migration 023 no auth_schemes.
   if (lastCheck) lastCheck.auth_schemes ??= null;
+  return {
+    operations: num(r.operations) ?? 0,
+    check_interval_hours: hours,
+    check_interval: interval,
+    check_interval_rule: str(r.check_interval_rule) ?? SCHEDULE_RULE,
+    ...(scheduleTierServed(now) ? { schedule_tier: interval } : {}),
+    monitoring_since: String(r.monitoring_since),
+    limited_evidence: Boolean(r.limited_evidence),
+    checks_30d: num(r.checks_30d) ?? 0,
+    passed_30d: num(r.passed_30d) ?? 0,
+    missed_30d: num(r.missed_30d) ?? 0,
+    pass_rate: num(r.pass_rate),
+    freshness: String(r.freshness) as ServiceSummary['evidence']['freshness'],
+    last_check: lastCheck,
+  };
+}
 
+function registryListingOf(r: Row): NonNullable<ServiceSummaryFile['registry_listing']> {
+  const mcpStatus = str(r.mcp_status);
+  return {
+    registry: str(r.registry),
+    listed: Boolean(r.listed),
+    status: isMcpStatus(mcpStatus) ? mcpStatus : null,
+    first_seen_at: str(r.first_seen_at),
+    last_seen_at: str(r.last_seen_at),
+    unlisted_at: str(r.unlisted_at),
+    updated_at: str(r.registry_updated_at),
+    x402_version: num(r.x402_version),
+    remote_type: str(r.remote_type),
+    catalogs: json<CatalogPresence[]>(r.catalogs_j, []),
+  };
+}
+
+function paymentTermsOf(r: Row): NonNullable<ServiceSummaryFile['payment_terms']> {
+  return {
+    current_since: String(r.terms_current_since),
+    changes_30d: num(r.terms_changes_30d) ?? 0,
+    changes_90d: num(r.terms_changes_90d) ?? 0,
+    pay_to_changes_90d: num(r.terms_pay_to_changes_90d) ?? 0,
+    last_change_at: str(r.terms_last_change_at),
+    last_change_kinds: strs(r.terms_last_change_kinds) as NonNullable<ServiceSummary['payment_terms']>['last_change_kinds'],
+    // Only while limited (site/contract/terms-window.ts; staged so in sql.ts).
+    window_start: str(r.terms_window_start),
+    limited: Boolean(r.terms_limited),
+  };
+}
+
+/**
+ * The summary as the generation's files carry it: no `evidence.monitoring_days` and
+ * `payment_terms.window_start` only while `limited` (both move with time; the server completes them
+ * when it answers, site/contract/monitoring.ts, site/contract/terms-window.ts).
+ */
+export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
+  const id = String(r.id);
+  const tier = String(r.tier) as ServiceSummary['tier'];
+  const discovered = tier === 'discovered';
   // Price and networks with their sources: compute's result (service_derived; the rule is macro
   // atlas_price_networks in pipeline/store/rules.sql), never a second copy of the rule here. Before
   // the first compute nothing is known: no price, no networks, the source that would hold them.
@@ -80,7 +129,6 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
     last_called_at: str(r.registry_last_called_at),
   };
   const hasUsage = usage.calls_30d !== null || usage.payers_30d !== null || usage.last_called_at !== null;
-  const mcpStatus = str(r.mcp_status);
 
   return {
     id,
@@ -102,49 +150,10 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
     networks,
     networks_source: networksSource,
     mainnet: r.has_derived ? bool(r.mainnet) : null,
-    evidence: {
-      operations: num(r.operations) ?? 0,
-      check_interval_hours: hours,
-      check_interval: interval,
-      check_interval_rule: str(r.check_interval_rule) ?? SCHEDULE_RULE,
-      ...(scheduleTierServed(now) ? { schedule_tier: interval } : {}),
-      monitoring_since: String(r.monitoring_since),
-      limited_evidence: Boolean(r.limited_evidence),
-      checks_30d: num(r.checks_30d) ?? 0,
-      passed_30d: num(r.passed_30d) ?? 0,
-      missed_30d: num(r.missed_30d) ?? 0,
-      pass_rate: num(r.pass_rate),
-      freshness: String(r.freshness) as ServiceSummary['evidence']['freshness'],
-      last_check: lastCheck,
-    },
+    evidence: evidenceOf(r, now),
     registry_usage: hasUsage ? usage : null,
-    registry_listing: discovered
-      ? {
-          registry: str(r.registry),
-          listed: Boolean(r.listed),
-          status: isMcpStatus(mcpStatus) ? mcpStatus : null,
-          first_seen_at: str(r.first_seen_at),
-          last_seen_at: str(r.last_seen_at),
-          unlisted_at: str(r.unlisted_at),
-          updated_at: str(r.registry_updated_at),
-          x402_version: num(r.x402_version),
-          remote_type: str(r.remote_type),
-          catalogs: json<CatalogPresence[]>(r.catalogs_j, []),
-        }
-      : null,
-    payment_terms: r.has_terms
-      ? {
-          current_since: String(r.terms_current_since),
-          changes_30d: num(r.terms_changes_30d) ?? 0,
-          changes_90d: num(r.terms_changes_90d) ?? 0,
-          pay_to_changes_90d: num(r.terms_pay_to_changes_90d) ?? 0,
-          last_change_at: str(r.terms_last_change_at),
-          last_change_kinds: strs(r.terms_last_change_kinds) as NonNullable<ServiceSummary['payment_terms']>['last_change_kinds'],
-          // Only while limited (site/contract/terms-window.ts; staged so in sql.ts).
-          window_start: str(r.terms_window_start),
-          limited: Boolean(r.terms_limited),
-        }
-      : null,
+    registry_listing: discovered ? registryListingOf(r) : null,
+    payment_terms: r.has_terms ? paymentTermsOf(r) : null,
     links: { page: `/services/${id}`, api: `/api/v1/services/${id}` },
   };
 }

@@ -20,7 +20,7 @@ import {
 } from './checksums.ts';
 import { validated } from './write.ts';
 
-/** Files at or above this size are hashed as a stream (`index/summaries.json` is ~150 MB at 100k services). */
+/** Files at or above this size are hashed as a stream (bounded memory whatever a file's size). */
 const STREAM_FROM_BYTES = 1 << 20;
 
 /** Size and SHA-256 of one file, counted from the bytes actually read (not from a separate stat). */
@@ -101,17 +101,20 @@ export interface SealResult {
  * are already known: a file the publish hashed as it wrote it, or a hard link to a file of the
  * previous generation (the same inode, byte-identical by construction, with the line its seal
  * wrote). Such a file is neither read nor stat'ed again (`atlas verify --tree` still reads it); every
- * other file is. `known` is asked about each file once, in path order (comparePaths). The tree is
- * still walked, so the list names exactly the files present.
+ * other file is. `known` gets every path of the tree once, as one array sorted by comparePaths
+ * (listTree), and answers a line or undefined for each, by position: the order is the argument's,
+ * so a lookup may take one pass over a list in the same order. The tree is still walked, so the
+ * list names exactly the files present.
  */
 export async function sealGeneration(
   genDir: string,
-  opts: { generation: string; now: Date; key: SigningKey; known?: (path: string) => string | undefined },
+  opts: { generation: string; now: Date; key: SigningKey; known?: (sortedPaths: readonly string[]) => (string | undefined)[] },
 ): Promise<SealResult> {
   const info = validated(SigningKeyInfo, opts.key.info, SIGNING_KEY_FILE);
   await writeFile(join(genDir, SIGNING_KEY_FILE), `${JSON.stringify(info)}\n`);
   const head = checksumsHead({ generation: opts.generation, createdAt: opts.now, keyId: info.key_id });
   const found = await listTree(genDir, SELF_FILES);
+  const knownLines = opts.known?.(found.map((f) => f.path)) ?? [];
   const lines = new Array<string>(found.length);
   const limit = pLimit(8);
   const reads: Promise<void>[] = [];
@@ -119,7 +122,7 @@ export async function sealGeneration(
     const { path, file } = found[i]!;
     if (!file) throw new AtlasError('internal', `publish: ${path} in the generation is not a regular file; it cannot be sealed`);
     // A known line names its own path (a lookup by path) and was checked when it was made.
-    const line = opts.known?.(path);
+    const line = knownLines[i];
     if (line !== undefined) lines[i] = line;
     else
       reads.push(

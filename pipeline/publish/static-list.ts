@@ -11,9 +11,9 @@ import {
   type ServiceList,
   type ServiceSummary,
 } from '../../site/contract/index.ts';
+import { indexFileRecords } from '../../site/contract/index-file.ts';
 import { compareEvidence, defaultDirectoryList } from '../../site/pages/index.ts';
 import { listedSummary, STATIC_PAGE_SIZE } from '../../site/pages/static-list.ts';
-import { arrayLines } from './write.ts';
 
 /**
  * What the default order needs of one published service in the directory, and where its record is:
@@ -53,8 +53,8 @@ export async function staticDirectoryList(
   const want = new Set(first.map((k) => k.id));
   const found = new Map<string, ServiceSummary>();
   for (const bucket of new Set(first.map((k) => k.bucket))) {
-    for (const line of arrayLines(await readFile(join(genDir, bucketFile(bucket, layout.bits)), 'utf8'))) {
-      const r = JSON.parse(line) as IndexRecordFile;
+    for (const record of indexFileRecords(await readFile(join(genDir, bucketFile(bucket, layout.bits)), 'utf8'))) {
+      const r = record as IndexRecordFile;
       if (want.has(r.summary.id)) found.set(r.summary.id, listedSummary(r.summary, asOf));
     }
   }

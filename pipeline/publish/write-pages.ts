@@ -1,7 +1,19 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexRecordFile, Report, ReportList, ServiceDetailFile, ServiceList, Stats, Status } from '../../site/contract/index.ts';
+import {
+  bucketFile,
+  INDEX_BUCKETS_FILE,
+  type IndexBuckets,
+  type IndexRecordFile,
+  type Report,
+  type ReportList,
+  type ServiceDetailFile,
+  type ServiceList,
+  type Stats,
+  type Status,
+} from '../../site/contract/index.ts';
+import { indexFileRecords } from '../../site/contract/index-file.ts';
 import { CSS, JS } from '../../site/pages/assets.ts';
 import { renderDirectoryPage } from '../../site/pages/directory.ts';
 import { renderErrorPage } from '../../site/pages/error-page.ts';
@@ -48,6 +60,17 @@ function safeRender(render: () => string, meta: PageMeta, what: string): string 
 async function readJson<T>(path: string): Promise<T | null> {
   if (!existsSync(path)) return null;
   return JSON.parse(await readFile(path, 'utf8')) as T;
+}
+
+/** Every record of a generation's index, bucket by bucket (none when it has no index). */
+async function indexRecords(generationDir: string): Promise<IndexRecordFile[]> {
+  const layout = await readJson<IndexBuckets>(join(generationDir, INDEX_BUCKETS_FILE));
+  if (!layout) return [];
+  const out: IndexRecordFile[] = [];
+  for (let b = 0; b < layout.counts.length; b++)
+    if (layout.counts[b])
+      out.push(...(indexFileRecords(await readFile(join(generationDir, bucketFile(b, layout.bits)), 'utf8')) as IndexRecordFile[]));
+  return out;
 }
 
 /** Run `fn` over items with at most `n` in flight (file writes; keeps descriptors bounded). */
@@ -112,13 +135,7 @@ export async function writePages(generationDir: string, opts: WritePagesOptions)
 
   const status = await readJson<Status>(join(api, 'status.json'));
   const stats = await readJson<Stats>(join(api, 'stats.json'));
-  const list =
-    opts.directory ??
-    defaultDirectoryList(
-      (await readJson<IndexRecordFile[]>(join(generationDir, 'index', 'summaries.json'))) ?? [],
-      opts.generatedAt,
-      stats?.data_as_of ?? null,
-    );
+  const list = opts.directory ?? defaultDirectoryList(await indexRecords(generationDir), opts.generatedAt, stats?.data_as_of ?? null);
   await writeFile(
     join(generationDir, 'index.html'),
     safeRender(() => renderDirectoryPage({ list, form: {} }, meta), meta, 'directory'),

@@ -27,22 +27,3 @@ export async function writeJson<S extends z.ZodType>(path: string, schema: S, va
   }
   return body;
 }
-
-/** The serialised element on one line of such a file, or null for the brackets and blank lines. */
-function arrayElement(line: string): string | null {
-  if (line === '[' || line === ']' || line === '') return null;
-  return line.endsWith(',') ? line.slice(0, -1) : line;
-}
-
-/**
- * The elements of a small JSON array file written one serialised element per line (an index bucket
- * holds about 16 elements; JSON.stringify never emits a raw newline inside a value).
- */
-export function arrayLines(text: string): string[] {
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const element = arrayElement(line);
-    if (element !== null) out.push(element);
-  }
-  return out;
-}

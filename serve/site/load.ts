@@ -2,6 +2,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
+import { indexFileRecords } from '../../site/contract/index-file.ts';
 import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
@@ -11,7 +12,6 @@ import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { RowCompiler, type SearchRow } from '../search/row.ts';
-import { forEachArrayElement } from './json-array.ts';
 import type { SiteResources, SiteState } from './state.ts';
 
 /** `<site>/current` → the generation folder it points at (real path), or null when not published yet. */
@@ -58,11 +58,10 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
 }
 
 /**
- * The index records compiled one by one as they are parsed (json-array.ts): only the search rows
- * (each keeps its published summary) and the search haystacks stay; the rest of every record is
- * garbage as soon as it is compiled, so the load never holds every record whole.
- * The files: the buckets listed by `index/buckets.json` (site/contract/index-record.ts), or a
- * generation's single `index/summaries.json` (generations published before the index was split).
+ * The index records compiled one by one, a bucket at a time (site/contract/index-file.ts): only the
+ * search rows (each keeps its published summary) and the search haystacks stay; the rest of every
+ * record is garbage as soon as it is compiled, so the load never holds every record whole.
+ * The files: the buckets listed by `index/buckets.json` (site/contract/index-record.ts).
  * Each record's summary gets the generation stage of answer-time completion at `asOfMs`
  * (site/contract/answer-time.ts: `evidence.monitoring_days` and `payment_terms.window_start`, which
  * the files leave out or carry only while `limited`) before it is checked against the contract and
@@ -85,11 +84,7 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
   };
   const layoutPath = join(dir, INDEX_BUCKETS_FILE);
   const layout = await optionalObject(layoutPath);
-  if (!layout) {
-    const path = join(dir, 'index', 'summaries.json');
-    await forEachArrayElement(path, onRecord(path));
-    return { rows, haystacks };
-  }
+  if (!layout) throw new AtlasError('invalid_input', `${dir}: no ${INDEX_BUCKETS_FILE} (incomplete generation)`);
   const parsed = IndexBuckets.safeParse(layout);
   if (!parsed.success) throw new AtlasError('invalid_input', `${layoutPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   const { bits, counts, services } = parsed.data;
@@ -98,8 +93,9 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
     if (!counts[s]) continue;
     const path = join(dir, bucketFile(s, bits));
     const before = n;
-    // Buckets are small (about BUCKET_TARGET records): a small read buffer per file.
-    await forEachArrayElement(path, onRecord(path), 1 << 16);
+    // Buckets are small (about BUCKET_TARGET records): read whole, one record per line.
+    const each = onRecord(path);
+    for (const record of indexFileRecords(await readFile(path, 'utf8'))) each(record);
     if (n - before !== counts[s]) throw new AtlasError('invalid_input', `${path}: ${n - before} records, ${layoutPath} says ${counts[s]}`);
   }
   if (n !== services) throw new AtlasError('invalid_input', `${layoutPath}: ${n} records, it says ${services}`);

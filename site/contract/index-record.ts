@@ -3,8 +3,8 @@ import { DateTime } from './common.ts';
 import { ServiceSummary, ServiceSummaryFile } from './summary.ts';
 
 /**
- * Internal (not an API response): one element of `index/summaries.json` in a generation. Serve
- * loads the array into memory and filters / sorts / pages it; everything it needs is here.
+ * Internal (not an API response): one record of a generation's index (its bucket files, below).
+ * Serve loads the records into memory and filters / sorts / pages it; everything it needs is here.
  *
  * Freshness is a function of time (docs/notes/serve.md): serve recomputes `summary.evidence.freshness` from
  * `search.last_check_at` + `search.check_interval_hours` against its own clock, and membership as

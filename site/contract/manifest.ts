@@ -3,7 +3,7 @@ import { DateTime } from './common.ts';
 
 /**
  * `manifest.json` of a generation: written last inside the generation folder, so a generation with
- * a manifest is complete. `counts.services` equals the length of `index/summaries.json`.
+ * a manifest is complete. `counts.services` equals the records of the index (`index/buckets.json`).
  */
 export const Manifest = z.strictObject({
   generation: z.string(),

@@ -10,6 +10,7 @@ import { Stats } from '../../site/contract/stats.ts';
 import { Status } from '../../site/contract/status.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
 import { freshnessAt } from '../../site/contract/freshness.ts';
+import { writeIndexFiles } from '../helpers/index-files.ts';
 
 /**
  * A small published tree for serve tests and the bench, written the way CONTRACTS.md "Published
@@ -280,7 +281,7 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
     b.detail.provider_endpoints = n;
   }
   const records = built.map((b) => b.record);
-  writeJson(join(dir, 'index', 'summaries.json'), records);
+  writeIndexFiles(dir, records);
   if (opts.details !== false) {
     mkdirSync(join(dir, 'api', 'v1', 'services'), { recursive: true });
     for (const b of built) writeFileSync(join(dir, 'api', 'v1', 'services', `${b.detail.id}.json`), JSON.stringify(b.detail));

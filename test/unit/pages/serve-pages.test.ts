@@ -10,6 +10,7 @@ import { mountPages } from '../../../serve/pages/index.ts';
 import type { IndexRecord, ServiceDetail } from '../../../site/contract/index.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { discoveredDetail, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
+import { writeIndexFiles } from '../../helpers/index-files.ts';
 
 // mountPages against the real server (createApp + createDeps) over a hand-written generation.
 const t = tempDir('atlas-pages-serve-');
@@ -41,7 +42,7 @@ function record(d: ServiceDetail): IndexRecord {
 beforeAll(async () => {
   const gen = join(t.dir, 'public', 'generations', 'g1');
   const details = [discoveredDetail(), reviewedDetail()];
-  writeJson(join(gen, 'index', 'summaries.json'), details.map(record));
+  writeIndexFiles(gen, details.map(record));
   for (const d of details) writeJson(join(gen, 'api', 'v1', 'services', `${d.id}.json`), d);
   writeJson(join(gen, 'api', 'v1', 'status.json'), status());
   writeJson(join(gen, 'api', 'v1', 'stats.json'), stats());

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { writePages } from '../../../pipeline/publish/write-pages.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { discoveredDetail, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
+import { writeIndexFiles } from '../../helpers/index-files.ts';
 
 function writeJson(path: string, body: unknown) {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -17,7 +18,7 @@ describe('writePages', () => {
       const gen = join(t.dir, 'generations', 'g1');
       const d = discoveredDetail();
       const r = reviewedDetail();
-      writeJson(join(gen, 'index', 'summaries.json'), [
+      writeIndexFiles(gen, [
         { summary: summaryOf(d), in_directory: true, search: {} },
         { summary: summaryOf(r), in_directory: false, search: {} },
       ]);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { indexFileRecords } from '../../../site/contract/index-file.ts';
 import { INDEX_BUCKETS_FILE, IndexRecordFile, IndexBuckets, RENDER_INSTANT_MEMBERS, bucketFile } from '../../../site/contract/index.ts';
 
 /** Test helper: read a published generation and parse each file with its contract schema. */
@@ -26,7 +27,12 @@ export function readIndex(gen: string): IndexRecordFile[] {
   const out: IndexRecordFile[] = [];
   layout.counts.forEach((n, bucket) => {
     if (!n) return;
-    const records = parseWith(IndexRecordFile.array(), join(gen, bucketFile(bucket, layout.bits)));
+    const path = join(gen, bucketFile(bucket, layout.bits));
+    const records = indexFileRecords(readFileSync(path, 'utf8')).map((r, i) => {
+      const p = IndexRecordFile.safeParse(r);
+      if (!p.success) throw new Error(`${path}[${i}]: ${JSON.stringify(p.error.issues.slice(0, 5))}`);
+      return p.data;
+    });
     if (records.length !== n) throw new Error(`bucket ${bucket}: ${records.length} records, the layout says ${n}`);
     out.push(...records);
   });

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.ts';
+import { writeIndexFiles } from '../../helpers/index-files.ts';
 
 let h: Harness;
 afterEach(async () => {
@@ -28,9 +29,9 @@ describe('generation reload', () => {
   it('keeps the old generation when the new one is broken', async () => {
     h = await harness({ services: [{ id: 'cand_a' }] });
     const bad = join(h.siteDir, 'generations', 'broken');
-    mkdirSync(join(bad, 'index'), { recursive: true });
+    mkdirSync(bad, { recursive: true });
     writeFileSync(join(bad, 'manifest.json'), JSON.stringify({ generation: 'broken' }));
-    writeFileSync(join(bad, 'index', 'summaries.json'), '[{"not":"a record"}]');
+    writeIndexFiles(bad, [{ not: 'a record' }]);
     symlinkSync(join('generations', 'broken'), join(h.siteDir, 'current.tmp'));
     renameSync(join(h.siteDir, 'current.tmp'), join(h.siteDir, 'current'));
     expect(await h.deps.site.reload()).toBe(false);
