@@ -13,7 +13,7 @@
  * 1 MB page): ours took 368 ms there against htmlparser2's 865 ms, and on 100k unclosed `<b>x`
  * (400 KB) 400 ms against 8.1 s — htmlparser2 keeps its open-element stack with Array.unshift, which
  * is quadratic in nesting depth, a cheap denial of service from any crawled page. Hostile inputs:
- * test/unit/docs/html-text-hostile.test.ts; timing: test/bench/html-text.ts.
+ * test/pipeline/docs/html-text.test.ts; timing: test/bench/html-text.ts.
  */
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
 const BLOCK = new Set(
