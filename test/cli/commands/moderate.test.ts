@@ -2,10 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, withStore } from '../../../pipeline/store/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 
-/** `atlas moderate` as cron and an operator run it: a spawned process over a real database. */
+/**
+ * `atlas moderate` as cron and an operator run it over a real database: the first run is a spawned
+ * process (the entry, stdout, the exit code); the others run the same program in this process
+ * (runCliInProcess), a child process costing seconds each under tsx.
+ */
 describe('atlas moderate (CLI)', () => {
   it('runs the rules, records operator decisions for one report and for batches, and refuses bad input with exit 2', async () => {
     const t = tempDir();
@@ -22,7 +26,7 @@ describe('atlas moderate (CLI)', () => {
           ('out_3', 'key_1', 'i3', 'svc_a', 'failure', TIMESTAMP '2026-11-25 10:30:00'),
           ('out_4', 'key_2', 'i4', NULL, 'unknown', TIMESTAMP '2026-11-25 10:40:00')`);
       });
-      const cli = (...args: string[]) => runCli(['--data', t.dir, '--now', '2026-11-25T12:00:00Z', ...args]);
+      const cli = (...args: string[]) => runCliInProcess(['--data', t.dir, '--now', '2026-11-25T12:00:00Z', ...args]);
       const lines = (out: string) =>
         out
           .trim()
@@ -38,7 +42,7 @@ describe('atlas moderate (CLI)', () => {
       const decisionRows = async () =>
         Number((await withStore(db, (s) => s.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM outcome_moderation')))[0]!.n);
 
-      const run = await cli('moderate', 'run');
+      const run = await runCli(['--data', t.dir, '--now', '2026-11-25T12:00:00Z', 'moderate', 'run']);
       expect(run.code, run.stderr).toBe(0);
       expect(lines(run.stdout)).toEqual([{ pending: 4, accepted: 2, rejected: 2, by_reason: { duplicate: 1, no_service: 1 } }]);
 
@@ -87,5 +91,5 @@ describe('atlas moderate (CLI)', () => {
     } finally {
       t.cleanup();
     }
-  }, 400_000); // eight processes, a few seconds each under tsx (more on a loaded machine)
+  }, 60_000); // one process, a few seconds under tsx (more on a loaded machine)
 });
