@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandPath } from '../../cli/commands/examples.ts';
 import { buildProgram } from '../../cli/main.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
 describe('cli basics', () => {
@@ -18,12 +18,13 @@ describe('cli basics', () => {
     }
   }, 60_000);
 
+  // The first init is a real process; the rest run the same program in this process (runCliInProcess).
   it('init twice, then sql prints JSON rows with ISO timestamps', async () => {
     const t = tempDir();
     try {
       expect((await runCli(['--data', t.dir, '--now', '2026-01-02T03:04:05Z', 'init'])).code).toBe(0);
-      expect((await runCli(['--data', t.dir, 'init'])).code).toBe(0);
-      const r = await runCli([
+      expect((await runCliInProcess(['--data', t.dir, 'init'])).code).toBe(0);
+      const r = await runCliInProcess([
         '--data',
         t.dir,
         'sql',
@@ -33,9 +34,9 @@ describe('cli basics', () => {
       ]);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([{ version: 1, applied_at: '2026-01-02T03:04:05.000Z' }]);
-      const counts = await runCli(['--data', t.dir, 'sql', 'SELECT count(*) AS n FROM services', '--format', 'json']);
+      const counts = await runCliInProcess(['--data', t.dir, 'sql', 'SELECT count(*) AS n FROM services', '--format', 'json']);
       expect(JSON.parse(counts.stdout)).toEqual([{ n: 0 }]);
-      const bad = await runCli(['--data', t.dir, 'sql', 'SELECT * FROM nope']);
+      const bad = await runCliInProcess(['--data', t.dir, 'sql', 'SELECT * FROM nope']);
       expect(bad.code).toBe(2);
     } finally {
       t.cleanup();
