@@ -195,5 +195,5 @@ describe('probe with spread: each operation is probed once per slot, at slot sta
     } finally {
       await srv.close();
     }
-  }, 60_000);
+  }, 180_000); // 312 probe runs, each a run record over a real database: over a minute on a loaded machine
 });
