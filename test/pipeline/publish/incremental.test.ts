@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeAll } from '../../../pipeline/compute/index.ts';
 import type { Store } from '../../../pipeline/store/store.ts';
 import {
@@ -51,43 +51,14 @@ function files(root: string, prefix = ''): Map<string, string> {
 
 const ino = (p: string) => statSync(p).ino;
 
-/**
- * Seeding and the first compute are the same for every test of a size: each size is built once into a
- * template folder (store closed, so the database file is whole), and each test copies it into its own
- * folder and opens its own database there.
- */
-const templates = new Map<number, Promise<string>>();
-const templateDirs: Array<() => void> = [];
-afterAll(() => {
-  for (const cleanup of templateDirs) cleanup();
-});
-
-async function buildTemplate(n: number): Promise<string> {
-  const { dir, cleanup } = tempDir('atlas-incremental-template-');
-  templateDirs.push(cleanup);
-  const store = await openTestStore(dir);
-  try {
-    await seedRaw(store, new Date(NOW), n, 3);
-    await seedChangesAndReports(store, new Date(NOW));
-    await computeAll(makeContext(dir, { clock: testClock(NOW) }), store, { scope: 'full' });
-  } finally {
-    store.close();
-  }
-  return dir;
-}
-
 async function setup(n = 30) {
-  let template = templates.get(n);
-  if (!template) {
-    template = buildTemplate(n);
-    templates.set(n, template);
-  }
-  const source = await template;
   const { dir, cleanup } = tempDir('atlas-incremental-');
-  cpSync(source, dir, { recursive: true });
   const store = await openTestStore(dir);
+  await seedRaw(store, new Date(NOW), n, 3);
+  await seedChangesAndReports(store, new Date(NOW));
   const clock = testClock(NOW);
   const ctx = makeContext(dir, { clock });
+  await computeAll(ctx, store, { scope: 'full' });
   return { dir, cleanup, store, clock, ctx };
 }
 
