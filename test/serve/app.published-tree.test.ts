@@ -16,12 +16,14 @@ import { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { ServiceList } from '../../site/contract/service-list.ts';
 import { Stats } from '../../site/contract/stats.ts';
 import { Status } from '../../site/contract/status.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli.ts';
 import { tempDir, testClock } from '../helpers/context.ts';
 
 /**
  * The server over a tree written by the real `atlas publish` (init → ingest listings → compute →
  * publish): every read endpoint answers, and every body validates against the contract schemas.
+ * The commands run in this process (runCliInProcess): each has its own spawned-process test beside
+ * its command (test/cli/), and the subject here is the tree they write.
  */
 describe('serve over a real published tree', () => {
   it('answers every read endpoint with contract-valid bodies', async () => {
@@ -29,7 +31,7 @@ describe('serve over a real published tree', () => {
     const now = '2026-11-25T12:00:00Z';
     try {
       for (const args of [['init'], ['ingest', 'listings'], ['compute'], ['publish']]) {
-        const r = await runCli(['--data', tmp.dir, '--now', now, ...args]);
+        const r = await runCliInProcess(['--data', tmp.dir, '--now', now, ...args]);
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       }
       const parts = serverParts();
@@ -79,5 +81,5 @@ describe('serve over a real published tree', () => {
     } finally {
       tmp.cleanup();
     }
-  }, 240_000); // several CLI processes; generous for a loaded CI machine
+  }, 60_000);
 });
