@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../../../pipeline/core/config.ts';
 import { PROJECT_DATA, PROJECT_ROOT, resolvePaths } from '../../../../pipeline/core/paths.ts';
 import { openStore } from '../../../../pipeline/store/store.ts';
-import { runCli } from '../../../helpers/cli.ts';
+import { runCliInProcess } from '../../../helpers/cli.ts';
 import { tempDir } from '../../../helpers/context.ts';
 import { writeListingFile } from '../../compute/fixtures.ts';
 
@@ -64,19 +64,21 @@ describe('config paths.listings', () => {
       const data = join(t.dir, 'data');
       const global = ['--config', config, '--data', data, '--now', NOW];
 
-      const cycle = await runCli([...global, 'cycle', '--skip-registries'], { timeoutMs: 120_000 });
+      // The commands run in this process (runCliInProcess): `atlas cycle` and `atlas ingest listings`
+      // have their own spawned-process tests; the subject here is which folder they read.
+      const cycle = await runCliInProcess([...global, 'cycle', '--skip-registries']);
       expect(cycle.code, cycle.stderr).toBe(0);
       // Only the configured folder's listing: the checkout's shipped listings were not read.
       expect(await services(data)).toEqual([{ id: 'svc_outside', active: true }]);
 
-      const viaDir = await runCli([...global, 'ingest', 'listings', '--dir', other]);
+      const viaDir = await runCliInProcess([...global, 'ingest', 'listings', '--dir', other]);
       expect(viaDir.code, viaDir.stderr).toBe(0);
       expect(await services(data)).toEqual([
         { id: 'svc_other', active: true },
         { id: 'svc_outside', active: false },
       ]);
 
-      const viaConfig = await runCli([...global, 'ingest', 'listings']);
+      const viaConfig = await runCliInProcess([...global, 'ingest', 'listings']);
       expect(viaConfig.code, viaConfig.stderr).toBe(0);
       expect(await services(data)).toEqual([
         { id: 'svc_other', active: false },
@@ -85,5 +87,5 @@ describe('config paths.listings', () => {
     } finally {
       t.cleanup();
     }
-  }, 240_000);
+  }, 60_000);
 });
