@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../../pipeline/core/paths.ts';
 import { EXPORT_TABLES, exportTables, NOT_EXPORTED, sqlPath } from '../../../pipeline/store/export.ts';
 import { openStore, type Store, withStore } from '../../../pipeline/store/index.ts';
 import { RESEARCH_QUERIES } from '../../../pipeline/verify/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../helpers/cli.ts';
 import { openTestStore, tempDir } from '../../helpers/context.ts';
 import { computeAt } from '../compute/helpers.ts';
 import { seedChangesAndReports, seedRaw } from '../publish/seed.ts';
@@ -182,7 +182,7 @@ describe('atlas export (research export)', () => {
     // Another read-only opener holds the file meanwhile (as `atlas sql` or a researcher would).
     const reader = await openStore(db, { readOnly: true });
     try {
-      const r = await runCli(['--data', t.dir, 'export', '--out', out, '--force']);
+      const r = await runCliInProcess(['--data', t.dir, 'export', '--out', out, '--force']);
       expect(r.stderr).not.toMatch(/^atlas:/m);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^checks\/month=2026-11\/\S+\.parquet\t\d+ rows\t\d+ bytes$/m);

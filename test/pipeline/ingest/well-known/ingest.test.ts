@@ -15,7 +15,7 @@ import {
   type WellKnownIngestResult,
 } from '../../../../pipeline/ingest/index.ts';
 import type { EdgeOptions } from '../../../../pipeline/probe/safe-fetch.ts';
-import { runCli } from '../../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../../helpers/cli.ts';
 import { realdataGate } from '../../../helpers/realdata-gate.ts';
 import { makeContext, tempDir, testClock, withTestStore } from '../../../helpers/context.ts';
 
@@ -354,7 +354,7 @@ describe('atlas ingest well-known (CLI)', () => {
       expect(ok.stderr).toContain('well-known: origins 1 resources');
       expect(ok.stderr).toContain('well-known: skipped 1 other_host');
       writeFileSync(origins, 'shop.test\nhttps://shop.test/path\n');
-      const bad = await runCli(['--data', t.dir, '--config', config, 'ingest', 'well-known', '--origins', origins]);
+      const bad = await runCliInProcess(['--data', t.dir, '--config', config, 'ingest', 'well-known', '--origins', origins]);
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
       expect(bad.stderr).toContain('origins.txt:2: not an origin');

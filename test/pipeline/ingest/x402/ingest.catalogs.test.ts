@@ -6,7 +6,7 @@ import { startFleet, type Fleet } from '../../../../pipeline/fleet/index.ts';
 import { catalogPresence, httpJsonFetcher, ingestX402, presenceLines, type JsonFetcher } from '../../../../pipeline/ingest/index.ts';
 import { lastRunAt } from '../../../../pipeline/store/index.ts';
 import type { Store } from '../../../../pipeline/store/store.ts';
-import { runCli } from '../../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../../helpers/context.ts';
 
 /**
@@ -181,7 +181,7 @@ describe('several x402 catalogs at once', () => {
       expect(r.stderr).toMatch(new RegExp(`^catalogs: ${a.size - both} listed by x402:cdp only$`, 'm'));
       expect(r.stderr).toMatch(new RegExp(`^catalogs: ${b.size - both} listed by x402:binance only$`, 'm'));
 
-      const none = await runCli(['--config', config, '--data', data, '--now', START, 'ingest', 'registries', '--only', 'nope']);
+      const none = await runCliInProcess(['--config', config, '--data', data, '--now', START, 'ingest', 'registries', '--only', 'nope']);
       expect(none.code).toBe(2);
       expect(none.stderr.trim().split('\n')).toHaveLength(1);
     });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_DATA } from '../../../../pipeline/core/paths.ts';
 import { httpJsonFetcher, ingestX402, x402CandidateId } from '../../../../pipeline/ingest/index.ts';
 import { isMainnet } from '../../../../site/contract/networks.ts';
-import { runCli } from '../../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../../helpers/cli.ts';
 import { makeContext, tempDir, testClock, withTestStore } from '../../../helpers/context.ts';
 import { dumpIngestTables, serveJson, x402Item } from '../support.ts';
 
@@ -258,7 +258,7 @@ describe('x402 registry ingest', () => {
       const r = await runCli(['--data', t.dir, '--now', '2026-11-25T12:00:00Z', 'ingest', 'x402', '--source', SAMPLE]);
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^x402 cdp: \d+ resources from 4 page\(s\)/m);
-      const bad = await runCli(['--data', t.dir, 'ingest', 'x402', '--source', join(t.dir, 'missing.json')]);
+      const bad = await runCliInProcess(['--data', t.dir, 'ingest', 'x402', '--source', join(t.dir, 'missing.json')]);
       expect(bad.code).toBe(2);
     } finally {
       t.cleanup();
