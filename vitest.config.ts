@@ -7,7 +7,9 @@ import { loopbackOnly } from './test/net/install.ts';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    // *.scale.test.ts run at benchmark size and only with `npm run test:scale` (vitest.scale.config.ts);
+    // each has a small-scale sibling here that asserts the same properties.
+    exclude: ['test/e2e/**', 'node_modules/**', 'test/**/*.scale.test.ts'],
     ...loopbackOnly(),
     // A test that hangs fails in 10 s, not a minute. The tests that legitimately need longer (real
     // cycles, child processes, worlds of thousands of rows) state their own timeout beside them.

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 /**
  * One worked example per command, shown after the options by `atlas <command> --help` (and the
  * commands' list by `atlas --help`). Keyed by the command's path below `atlas`; every registered
- * command has one (test/unit/core/cli.test.ts walks the program and checks).
+ * command has one (test/cli/main.test.ts walks the program and checks).
  */
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   '': [

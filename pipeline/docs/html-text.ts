@@ -13,7 +13,7 @@
  * page): ours is faster there, and far faster on deeply unclosed nesting (`<b>x` repeated) —
  * htmlparser2 keeps its open-element stack with Array.unshift, which is quadratic in nesting depth,
  * a cheap denial of service from any crawled page (figures: docs/notes/reports-docs-mcp.md,
- * Performance). Hostile inputs: test/unit/docs/html-text-hostile.test.ts; timing:
+ * Performance). Hostile inputs: test/pipeline/docs/html-text.test.ts; timing:
  * test/bench/html-text.ts.
  */
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);

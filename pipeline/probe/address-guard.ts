@@ -11,7 +11,7 @@ import { isIP } from 'node:net';
  * whole (its embedded server and client addresses cannot be judged as one). Anything that is not an
  * IP literal is blocked (fail closed): odd IPv4 spellings (0x7f.1, 2130706433, 127.1) reach this
  * guard only after WHATWG URL parsing has rewritten them to dotted quads.
- * test/unit/probe/address-guard-property.test.ts checks every verdict against ipaddr.js's ranges.
+ * test/pipeline/probe/address-guard.property.test.ts checks every verdict against ipaddr.js's ranges.
  */
 export type BlockVerdict = { blocked: false } | { blocked: true; why: string };
 

@@ -4,7 +4,7 @@ import type { FieldEntry } from '../../site/contract/fields.ts';
  * The API reference as Markdown (`docs/api.md`), rendered from the same two views of the contract
  * that the server publishes: the OpenAPI document (operations, parameters, statuses) and the field
  * dictionary (every member's definition, unit, window and source). Pure: documents in, text out.
- * Code comments cite this file for the wire format; test/unit/contract/api-reference.test.ts keeps
+ * Code comments cite this file for the wire format; test/pipeline/publish/api-reference.test.ts keeps
  * the committed copy equal to the rendering (`npm run docs:api` rewrites it).
  */
 type Json = Record<string, unknown>;

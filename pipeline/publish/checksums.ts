@@ -92,7 +92,7 @@ export function checkEntry(f: ChecksumEntry, before: string | null): void {
 
 /**
  * ChecksumEntry's constraints (site/contract/signing.ts) as a plain predicate, for lists of 200,000
- * entries; test/unit/publish/checksums.test.ts holds the two equal on generated cases. The path
+ * entries; test/pipeline/publish/checksums.test.ts holds the two equal on generated cases. The path
  * must also be a tree path (isTreePath), a stricter rule than the schema's non-empty string.
  */
 export function isChecksumEntry(f: { path?: unknown; bytes?: unknown; sha256?: unknown }): f is ChecksumEntry {

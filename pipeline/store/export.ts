@@ -19,7 +19,7 @@ import type { Store } from './store.ts';
  * - `outcome_moderation` loses `note` (an operator's free text, which may describe the sender).
  *
  * The table list is explicit, not "every table": a new table is exported only once someone decides
- * it holds nothing secret (test/unit/core/export.test.ts fails until the list names every table).
+ * it holds nothing secret (test/pipeline/store/export.test.ts fails until the list names every table).
  */
 export interface ExportTable {
   table: string;

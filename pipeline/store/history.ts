@@ -14,7 +14,7 @@ import type { Store } from './store.ts';
 /**
  * Checks with checked_at before now − ARCHIVE_AFTER_DAYS are archived. The longest window any
  * published figure reads is 90 days (payment-term changes; checks: 30 days), so a cut at 100 days
- * leaves every window whole with ten days of margin (test/unit/store/history.test.ts checks the
+ * leaves every window whole with ten days of margin (test/pipeline/store/history.test.ts checks the
  * figures are equal before and after archiving).
  */
 export const ARCHIVE_AFTER_DAYS = 100;

@@ -5,7 +5,7 @@ import { COMPUTE_INSTANT_SQL, OPERATIONS_AS_OF_SQL, RESEARCH_QUERIES, type Resea
 /**
  * docs/research.md, generated from the query constants `atlas verify` runs (queries.ts), so the
  * document and verify can never disagree. `npx tsx pipeline/verify/research-doc.ts` rewrites the
- * file; test/unit/verify/research-doc.test.ts fails when it is stale and runs every query in it.
+ * file; test/pipeline/verify/research-doc.test.ts fails when it is stale and runs every query in it.
  */
 export const RESEARCH_DOC_PATH = fileURLToPath(new URL('../../docs/research.md', import.meta.url));
 

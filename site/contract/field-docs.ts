@@ -10,7 +10,7 @@ import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from '
  * nearest named schema (see components.ts) and path is relative to it (`Stats.totals.services`).
  * Keys `*.<member>` apply to that member of any schema (api_status, generated_at).
  * The field dictionary (/api/v1/fields) and the OpenAPI descriptions are generated from this table;
- * test/unit/contract asserts that every member has an entry.
+ * test/site/contract/schemas.test.ts asserts that every member has an entry.
  */
 export type FieldDoc = Pick<FieldEntry, 'definition' | 'unit' | 'window' | 'source'>;
 

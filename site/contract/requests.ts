@@ -82,7 +82,7 @@ export const PROVIDER_FILTER_RULE =
  * that no value is ever unknown. The one home of these statements: each filter's parameter text below
  * ends with its entry, so the OpenAPI document, the MCP tool schema, llms.txt and the field
  * dictionary (its `ServicesQuery` entries, field-dictionary.ts) all carry the same words. The code
- * that applies them is the filter descriptors in serve/search/filters.ts; keep in step (test/unit/contract/filter-unknowns.test.ts).
+ * that applies them is the filter descriptors in serve/search/filters.ts; keep in step (test/site/contract/requests.filter-unknowns.test.ts).
  * group, sort, limit and offset are not filters (they keep every match).
  */
 export const SERVICES_FILTER_UNKNOWN = {

@@ -9,12 +9,12 @@ import { INGEST_LIMITS, ingestX402 } from '../../pipeline/ingest/index.ts';
 import { recordActivity } from '../../pipeline/ingest/activity.ts';
 import { openStore } from '../../pipeline/store/index.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
-import { seedServices } from '../probe/seed.ts';
-import { mcpEntry, x402Item } from '../unit/ingest/support.ts';
+import { seedServices } from '../pipeline/probe/seed.ts';
+import { mcpEntry, x402Item } from '../pipeline/ingest/support.ts';
 
 /**
  * The hostile-input table (docs/notes/hostile-input.md), shared by the test
- * (test/unit/hostile/hostile.test.ts: the recorded reason, the child finished, earlier rows intact)
+ * (test/integration/hostile.test.ts: the recorded reason, the child finished, earlier rows intact)
  * and the bench (`npm run bench -- hostile`: the same plus peak RSS and time per case).
  *
  * Each case is a route of one real HTTP server on 127.0.0.1 (in the parent process), and the real

@@ -3,7 +3,7 @@
  *   npm run bench -- publish [--size N] [--days D] [--no-pages] [--keep DIR] [--only full]
  *                            [--cpu-prof DIR] [--hashes FILE]
  * Seeds N services (default 100,000) with D days of checks (default 1) in a DuckDB file with the
- * publish tests' seeder (test/unit/publish/seed.ts), runs compute once, then three publishes, each in
+ * publish tests' seeder (test/pipeline/publish/seed.ts), runs compute once, then three publishes, each in
  * its own process (peak RSS is the child's): a full publish (the baseline), a publish with nothing
  * changed, and a publish after 2% of the services changed through the store (a third each: evidence,
  * payment-term summary, directory membership). Disk of a generation counts each inode once; an
@@ -30,7 +30,7 @@ import { computeAll } from '../../pipeline/compute/index.ts';
 import { PROJECT_ROOT } from '../../pipeline/core/paths.ts';
 import { FINGERPRINTS_FILE } from '../../pipeline/publish/fingerprint.ts';
 import { makeContext, openTestStore } from '../helpers/context.ts';
-import { seedChangesAndReports, seedRaw } from '../unit/publish/seed.ts';
+import { seedChangesAndReports, seedRaw } from '../pipeline/publish/seed.ts';
 
 interface ChildResult {
   ms: number;

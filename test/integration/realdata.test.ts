@@ -31,7 +31,7 @@ import {
   type X402Expected,
 } from '../helpers/realdata.ts';
 import { realdataGate } from '../helpers/realdata-gate.ts';
-import { serveJson } from '../unit/ingest/support.ts';
+import { serveJson } from '../pipeline/ingest/support.ts';
 
 /**
  * The real public registry data (test/helpers/realdata.ts) end to end: ingest both registries,

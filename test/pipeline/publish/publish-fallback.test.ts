@@ -6,7 +6,7 @@ import { FileWriter } from '../../../pipeline/publish/file-writer.ts';
 import { publish, verifyTree } from '../../../pipeline/publish/index.ts';
 import { bucketFile } from '../../../site/contract/index.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
-import { seedRaw } from '../../unit/publish/seed.ts';
+import { seedRaw } from './seed.ts';
 
 const NOW = '2026-11-25T12:00:00Z';
 
