@@ -1,6 +1,6 @@
 import type { ServicesFilterName } from '../../site/contract/requests.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
-import { SERVICE_TYPES } from '../../site/contract/common.ts';
+import { SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
 import type { Columns } from './columns.ts';
 import { isFreshAt } from './freshness.ts';
 import { atLeast, atMost, trigramsOf } from './indexes.ts';
@@ -169,8 +169,8 @@ export const FILTERS = {
   scope,
   tier: {
     kind: 'enum',
-    code: (r) => (r.summary.tier === 'reviewed' ? 0 : 1),
-    value: (q) => (q.tier === undefined ? undefined : q.tier === 'reviewed' ? 0 : 1),
+    code: (r) => Math.max(0, SERVICE_TIERS.indexOf(r.summary.tier)),
+    value: (q) => (q.tier === undefined ? undefined : SERVICE_TIERS.indexOf(q.tier)),
   },
   type: {
     kind: 'enum',

@@ -243,7 +243,6 @@ const KNOWN_RESTATEMENTS = new Set<string>([
   'site/pages/service.ts NETWORKS_SOURCES',
   'site/pages/service.ts PRICE_SOURCES',
   'site/pages/status.ts RUN_STATUSES',
-  'pipeline/publish/write-pages.ts SCOPES',
   'pipeline/publish/rows.ts NETWORKS_SOURCES',
   'pipeline/publish/rows.ts PRICE_SOURCES',
   'pipeline/publish/rows.ts SERVICE_TIERS',
