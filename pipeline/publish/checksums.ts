@@ -80,8 +80,8 @@ export function checksumsHead(input: { generation: string; createdAt: Date; keyI
 /**
  * An entry of a list being built, after the entry `before` (null for the first): a tree path after
  * `before` in comparePaths order, a size and a SHA-256; anything else is a publishing bug and
- * throws. The entries (208,000 at 100,000 services, where zod took about a second) go through
- * isChecksumEntry, the schema's constraints as a plain predicate.
+ * throws. There are two entries per service, so they go through isChecksumEntry, the schema's
+ * constraints as a plain predicate (a zod parse of each would cost a visible share of the seal).
  */
 export function checkEntry(f: ChecksumEntry, before: string | null): void {
   if (!isTreePath(f.path)) throw new Error(`checksums: not a tree path: ${JSON.stringify(f.path)}`);
@@ -139,7 +139,7 @@ export function entryLine(f: ChecksumEntry): string {
  * by construction). `find(path)` gives the line of `path` exactly as entryLine writes its entry, or
  * undefined; the paths asked for must come in increasing comparePaths order (the list's own order,
  * and a walked tree's), so the lookup is a single pass over the list and builds no index (a map of
- * its 208,000 entries cost about half a second). A line in the plain form (a printable ASCII path, a
+ * two entries per service costs more than the pass). A line in the plain form (a printable ASCII path, a
  * size without leading zeros, a lowercase SHA-256) is kept as it is, checked by one regular
  * expression; any other is parsed as JSON, checked (isChecksumEntry, isTreePath) and written again;
  * what is neither is passed over (its file is then hashed), as is a list out of order.

@@ -3,9 +3,9 @@ import { storageError } from '../core/errors.ts';
 
 /**
  * The files of a generation written on a worker thread, while the publishing thread shapes and
- * renders the next services. A full publish writes two files per service (200,000 at 100,000
- * services); creating a file is kernel work the publishing thread would otherwise wait for (in a
- * profile of a 20,000-service publish, `open` took more time than shaping), and an asynchronous
+ * renders the next services. A full publish writes two files per service; creating a file is
+ * kernel work the publishing thread would otherwise wait for (in a profile, `open` outweighed
+ * shaping), and an asynchronous
  * write through libuv's pool cost its promises and callbacks on that thread instead.
  *
  * The worker (write-worker.mjs) also hashes each file: the seal

@@ -88,7 +88,7 @@ export async function switchCurrent(publicDir: string, id: string): Promise<void
 /**
  * Remove a generation folder. A generation holds two files per service (200,000 names at 100,000
  * services): rm(1) unlinks them in C on its own process, where fs.rm's recursion cost several times
- * as long on the publishing process (about 20 s for one generation, much of it garbage collection).
+ * as long on the publishing process (much of it garbage collection).
  * fs.rm remains the fallback where rm(1) cannot be started or fails.
  */
 export async function removeTree(dir: string): Promise<void> {

@@ -49,8 +49,8 @@ import { writeJson } from './write.ts';
 export interface ServicesOptions {
   /**
    * Services per ordinal-range batch (one query each; default 500). Two batches of rows are in
-   * memory at once (DuckDB reads the next while this one is shaped): at 2,000 a full publish peaked
-   * about 450 MB higher (the same CPU).
+   * memory at once (DuckDB reads the next while this one is shaped): larger batches raise a full
+   * publish's peak memory for no gain in CPU.
    */
   batchSize?: number;
 }

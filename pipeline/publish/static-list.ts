@@ -30,8 +30,8 @@ export interface ListedKey {
 /**
  * The list of the static `index.html` (the default query, site/pages/static-list.ts) without reading
  * the index: the services in the directory are ordered by the one evidence order (compareEvidence)
- * over their keys, and only the records of the first page are read from their buckets. At 100,000
- * services reading every bucket took about 6 s of every publish.
+ * over their keys, and only the records of the first page are read from their buckets: reading
+ * every bucket would cost every publish time in proportion to the whole directory.
  */
 export async function staticDirectoryList(
   genDir: string,
