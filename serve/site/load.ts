@@ -2,7 +2,6 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AtlasError } from '../../pipeline/core/errors.ts';
-import { indexFileRecords } from '../../site/contract/index-file.ts';
 import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
@@ -12,6 +11,7 @@ import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
 import { buildColumns } from '../search/columns.ts';
 import { presort } from '../search/order.ts';
 import { RowCompiler, type SearchRow } from '../search/row.ts';
+import { forEachArrayElement } from './json-array.ts';
 import type { SiteResources, SiteState } from './state.ts';
 
 /** `<site>/current` → the generation folder it points at (real path), or null when not published yet. */
@@ -58,7 +58,7 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
 }
 
 /**
- * The index records compiled one by one, a bucket at a time (site/contract/index-file.ts): only the
+ * The index records compiled one by one, a bucket at a time (json-array.ts, streaming): only the
  * search rows (each keeps its published summary) and the search haystacks stay; the rest of every
  * record is garbage as soon as it is compiled, so the load never holds every record whole.
  * The files: the buckets listed by `index/buckets.json` (site/contract/index-record.ts).
@@ -93,9 +93,8 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
     if (!counts[s]) continue;
     const path = join(dir, bucketFile(s, bits));
     const before = n;
-    // Buckets are small (about BUCKET_TARGET records): read whole, one record per line.
-    const each = onRecord(path);
-    for (const record of indexFileRecords(await readFile(path, 'utf8'))) each(record);
+    // Streamed element by element (json-array.ts), which keeps the resident memory after a load low.
+    await forEachArrayElement(path, onRecord(path), 1 << 16);
     if (n - before !== counts[s]) throw new AtlasError('invalid_input', `${path}: ${n - before} records, ${layoutPath} says ${counts[s]}`);
   }
   if (n !== services) throw new AtlasError('invalid_input', `${layoutPath}: ${n} records, it says ${services}`);

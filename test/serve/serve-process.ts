@@ -8,6 +8,11 @@ export interface ServeProcess {
   /** The URL the server printed as its first stdout line. */
   url: string;
   stderr(): string;
+  /**
+   * Resolves when the child's stderr (its log) holds a line matching `pattern`, counting lines
+   * already written; rejects if the child exits first. An event to await, not a poll.
+   */
+  logged(pattern: RegExp): Promise<string>;
   /** SIGTERM, then the exit code (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -40,6 +45,25 @@ export async function startServeProcess(
     child,
     url,
     stderr: () => stderr,
+    logged(pattern) {
+      return new Promise<string>((resolve, reject) => {
+        const find = () => stderr.split('\n').find((l) => pattern.test(l));
+        const onData = () => {
+          const line = find();
+          if (line === undefined) return;
+          child.stderr!.off('data', onData);
+          child.off('exit', onExit);
+          resolve(line);
+        };
+        const onExit = (code: number | null) => {
+          child.stderr!.off('data', onData);
+          reject(new Error(`atlas serve exited ${code} before logging ${pattern}: ${stderr}`));
+        };
+        child.stderr!.on('data', onData);
+        child.once('exit', onExit);
+        onData();
+      });
+    },
     stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -4,7 +4,7 @@ import { openStore } from '../../../pipeline/store/store.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/context.ts';
 import { writeGeneration } from '../../serve/fixture.ts';
-import { type ServeProcess, startServeProcess, waitFor } from '../../serve/serve-process.ts';
+import { type ServeProcess, startServeProcess } from '../../serve/serve-process.ts';
 
 /** `atlas serve --port 0` on a real socket: prints the URL, answers, shuts down cleanly on SIGTERM. */
 describe('atlas serve / atlas ingest inbox (CLI)', () => {
@@ -22,14 +22,11 @@ describe('atlas serve / atlas ingest inbox (CLI)', () => {
         now: new Date('2026-11-25T12:00:00Z'),
         services: [{ id: 'cand_a' }, { id: 'svc_b' }],
       });
-      // The tree was written after start: the watcher picks it up.
-      let total = -1;
-      await waitFor('the published tree served', async () => {
-        const r = await fetch(`${url}/api/v1/services?scope=index`);
-        if (r.status === 200) total = ((await r.json()) as { total: number }).total;
-        return total >= 0;
-      });
-      expect(total).toBe(2);
+      // The tree was written after start: the watcher picks it up and logs the swap.
+      expect(await server.logged(/loaded generation/)).toContain('g1');
+      const r = await fetch(`${url}/api/v1/services?scope=index`);
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { total: number }).total).toBe(2);
       const fb = await fetch(`${url}/api/v1/feedback`, {
         method: 'POST',
         body: JSON.stringify({ kind: 'missing_service', about: 'x.example' }),

@@ -42,11 +42,12 @@ describe('generation reload', () => {
 
   it('watch(): picks up a publish without an explicit reload', async () => {
     h = await harness({ services: [{ id: 'cand_a' }] });
+    const swapped = new Promise<string>((resolve) => h!.deps.site.onSwap((next) => resolve(next.generation)));
     h.deps.site.watch(20);
     h.publish({ generation: 'g2', services: [{ id: 'cand_a' }, { id: 'cand_b' }] });
-    // No deadline of its own: a watcher that never picks the publish up fails by the test timeout,
-    // a slow machine only waits longer.
-    while (h.deps.site.current().generation !== 'g2') await new Promise((r) => setTimeout(r, 20));
+    // Waits for the swap event, no deadline of its own: a watcher that never picks the publish up
+    // fails by the test timeout, a slow machine only waits longer.
+    expect(await swapped).toBe('g2');
     expect(h.deps.site.current().generation).toBe('g2');
   });
 
