@@ -129,6 +129,20 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
+    /**
+     * Several machines (docs/notes/cluster.md): `postgres` is a connection string. Absent (the
+     * default), Atlas runs on one machine with no PostgreSQL anywhere; present, the replicas' writes
+     * and the probe job queue live there, and `atlas init` creates or migrates its schema.
+     */
+    cluster: z
+      .object({
+        postgres: z
+          .string()
+          .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// connection string')
+          .optional(),
+      })
+      .strict()
+      .prefault({}),
     paths: z
       .object({
         /** Runtime state; the CLI's --data wins over this. */
@@ -162,6 +176,7 @@ export const CONFIG_ENV = {
   ATLAS_CONTACT_URL: ['probe', 'contactUrl'],
   ATLAS_BASE_URL: ['serve', 'baseUrl'],
   ATLAS_METRICS_TOKEN: ['serve', 'metrics', 'token'],
+  ATLAS_POSTGRES_URL: ['cluster', 'postgres'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** `raw` with each set (non-empty) CONFIG_ENV variable written at its path; `raw` is not modified. */

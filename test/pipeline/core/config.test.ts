@@ -38,6 +38,7 @@ describe('config: environment overrides meet the same schema as the file', () =>
     ['ATLAS_BASE_URL', 'not a url'],
     ['ATLAS_CONTACT_URL', 'mailto-less'],
     ['ATLAS_METRICS_TOKEN', 'short'],
+    ['ATLAS_POSTGRES_URL', 'mysql://db.example/atlas'],
   ] as const)('an invalid %s is an error naming the variable (it used to be taken unchecked)', (name, value) => {
     const e = thrown(() => loadConfig(undefined, { [name]: value }));
     expect(e.code).toBe('invalid_input');
@@ -50,6 +51,7 @@ describe('config: environment overrides meet the same schema as the file', () =>
       ATLAS_CONTACT_URL: 'https://env.example/contact',
       ATLAS_BASE_URL: 'https://env.example',
       ATLAS_METRICS_TOKEN: 'a-token-of-sixteen+',
+      ATLAS_POSTGRES_URL: 'postgres://atlas@db.example:5432/atlas',
     };
     const cfg = loadConfig(undefined, valid) as unknown as Record<string, unknown>;
     for (const [name, path] of Object.entries(CONFIG_ENV)) {
