@@ -40,6 +40,6 @@ export async function migrate(store: Store, now: Date, dir = MIGRATIONS_DIR): Pr
     });
     applied.push(m.name);
   }
-  await applyRules(store);
+  await applyRules(store, { force: applied.length > 0 });
   return applied;
 }

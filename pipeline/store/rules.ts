@@ -32,9 +32,22 @@ export function tempRulesSql(): string {
   return rulesSql().replace(/\bCREATE OR REPLACE (MACRO|VIEW)\b/g, 'CREATE OR REPLACE TEMP $1');
 }
 
+/**
+ * Stores whose connection already holds this process's rules (and in which mode). The file is read
+ * once per process, so a second application on the same open store would re-create identical
+ * definitions: opening applies them, then migrate() and every cycle of a long-running process (the
+ * demo, `atlas serve`'s tests, a loop of cycles) would again, and re-binding every macro and view is
+ * one of the costliest statements of a small cycle. A migration that ran forces them again (`force`).
+ */
+const appliedTo = new WeakMap<Store, 'rw' | 'ro'>();
+
 /** (Re-)create every rule: persisted on a read-write connection, TEMP on a read-only one. */
-export async function applyRules(store: Store, opts: { readOnly?: boolean } = {}): Promise<void> {
-  await store.run(opts.readOnly ? tempRulesSql() : rulesSql());
+export async function applyRules(store: Store, opts: { readOnly?: boolean; force?: boolean } = {}): Promise<void> {
+  const mode = opts.readOnly ? 'ro' : 'rw';
+  if (opts.force || appliedTo.get(store) !== mode) {
+    await store.run(opts.readOnly ? tempRulesSql() : rulesSql());
+    appliedTo.set(store, mode);
+  }
   await applyChecksAll(store, opts.readOnly ?? false);
 }
 
