@@ -1,5 +1,4 @@
 import type { IndexRecord } from '../../site/contract/index-record.ts';
-import { recordValues } from './filters.ts';
 import { compileNetworks, type CompiledNetworks } from './networks.ts';
 import { type SummaryTemplate, summaryTemplate } from './template.ts';
 
@@ -23,8 +22,6 @@ export interface SearchRow {
   summaryEnd: number;
   /** The answer-time slots in those bytes (template.ts); null when the summary has another shape (presented the slow way). */
   layout: SummaryTemplate | null;
-  /** The record's values for the enum and range filters (filters.ts recordValues), until buildColumns lays them out. */
-  values: Float64Array;
   /** Lower-cased host. */
   host: string;
   /** Offered networks as the `network` filter compares them (serve/search/networks.ts). */
@@ -58,7 +55,6 @@ function rowOf(rec: IndexRecord, pos: number, stored: Stored, layout: SummaryTem
     summaryAt: stored.at,
     summaryEnd: stored.end,
     layout,
-    values: recordValues(rec),
     host: s.host.toLowerCase(),
     networks: compileNetworks(s.networks),
     monitoringDays: e.monitoring_days,
@@ -71,7 +67,7 @@ function rowOf(rec: IndexRecord, pos: number, stored: Stored, layout: SummaryTem
   };
 }
 
-/** One row with its summary in a buffer of its own (tests and single records; a generation loads through RowCompiler). */
+/** One row with its summary in a buffer of its own (tests and single records; a generation compiles through compile.ts). */
 export function compileRow(rec: IndexRecord, pos: number): SearchRow {
   const { json, template } = summaryTemplate(rec.summary);
   const bytes = Buffer.from(json, 'utf8');
