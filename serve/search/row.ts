@@ -24,7 +24,7 @@ export interface SearchRow {
    * The answer-time slots in those bytes (template.ts): from index `layout` of `templates`, a table
    * shared with other rows, the slot count then its `[from, to, slot]` triples; null when the
    * summary has another shape (presented the slow way). Kept in one typed array per generation
-   * rather than an array per row: nothing per row on the heap but the row.
+   * rather than an array per row on the heap.
    */
   templates: Int32Array;
   layout: number | null;
