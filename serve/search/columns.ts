@@ -1,6 +1,6 @@
 import type { Bits } from './bitset.ts';
 import { wordsFor } from './bitset.ts';
-import { ENUM_NAMES, type EnumName, RANGE_NAMES, type RangeName } from './filters.ts';
+import type { EnumName, RangeName } from './filters.ts';
 import type { CompiledNetworks } from './networks.ts';
 import type { SearchRow } from './row.ts';
 import { freshWindowMs } from './freshness.ts';
@@ -59,23 +59,6 @@ function distinct<T>(ids: Map<string, number>, values: T[], key: string, value: 
   return id;
 }
 
-/** The row values compileRow kept for the enum and range filters (filters.ts recordValues), as columns. */
-function filterColumns(rows: SearchRow[]): Pick<Columns, 'enums' | 'ranges'> {
-  const n = rows.length;
-  const enums = {} as Record<EnumName, Int8Array>;
-  const ranges = {} as Record<RangeName, Float64Array>;
-  for (const name of ENUM_NAMES) enums[name] = new Int8Array(n);
-  for (const name of RANGE_NAMES) ranges[name] = new Float64Array(n);
-  const enumCols = ENUM_NAMES.map((k) => enums[k]);
-  const rangeCols = RANGE_NAMES.map((k) => ranges[k]);
-  for (let i = 0; i < n; i++) {
-    const v = rows[i]!.values;
-    for (let k = 0; k < enumCols.length; k++) enumCols[k]![i] = v[k]!;
-    for (let k = 0; k < rangeCols.length; k++) rangeCols[k]![i] = v[enumCols.length + k]!;
-  }
-  return { enums, ranges };
-}
-
 type SharedColumns = Pick<Columns, 'hostId' | 'hosts' | 'hostIds' | 'networkSet' | 'networkSets' | 'tagList' | 'tagLists'>;
 
 /** Hosts, network sets and tag lists as ids of distinct values; rows are pointed at the shared copies. */
@@ -121,26 +104,22 @@ function textColumns(haystacks: readonly string[]): Pick<Columns, 'hay' | 'hayst
   return { hay, haystack: `${hay.join('\u0000')}\u0000`, hayStart };
 }
 
-/** Rows' filter values are dropped once laid out (the columns hold them). */
-const NO_VALUES = new Float64Array(0);
-
 /**
  * `haystacks[i]` is the published search haystack (`search.haystack`) of the record `rows[i]` was
- * compiled from. Part of loading a generation: rows' `networks` and `tags` are replaced by the
- * shared distinct values, and their filter values by an empty array.
+ * compiled from, and `filters` the enum and range columns written from those records (compile.ts).
+ * Part of loading a generation: rows' `networks` and `tags` are replaced by the shared distinct values.
  */
-export function buildColumns(rows: SearchRow[], haystacks: readonly string[]): Columns {
+export function buildColumns(rows: SearchRow[], haystacks: readonly string[], filters: Pick<Columns, 'enums' | 'ranges'>): Columns {
   const n = rows.length;
   const c: Omit<Columns, 'index' | 'scratch'> = {
     n,
-    ...filterColumns(rows),
+    ...filters,
     criteriaExceptFresh: Uint8Array.from(rows, (r) => (r.criteriaExceptFresh ? 1 : 0)),
     lastCheckMs: Float64Array.from(rows, (r) => r.lastCheckMs ?? NaN),
     twoIntervalsMs: Float64Array.from(rows, (r) => freshWindowMs(r.intervalHours)),
     ...sharedColumns(rows),
     ...textColumns(haystacks),
   };
-  for (const r of rows) r.values = NO_VALUES;
   const words = wordsFor(n);
   return { ...c, index: buildSearchIndex(c), scratch: { acc: new Uint32Array(words), tmp: new Uint32Array(words) } };
 }

@@ -207,15 +207,45 @@ export const ENUM_NAMES = names.filter((k): k is EnumName => FILTERS[k].kind ===
 export const RANGE_NAMES = names.filter((k): k is RangeName => FILTERS[k].kind === 'range');
 
 /**
- * The values a record gives the enum and range filters, ENUM_NAMES then RANGE_NAMES (NaN: unknown):
- * what compileRow keeps until the columns are laid out.
+ * The enum and range filters' columns (one typed array per filter for the whole generation, row
+ * position as index), written record by record while a generation loads: a record's filter values
+ * go straight into them, never into an allocation of their own.
  */
-export function recordValues(rec: IndexRecord): Float64Array {
-  const out = new Float64Array(ENUM_NAMES.length + RANGE_NAMES.length);
-  let k = 0;
-  for (const name of ENUM_NAMES) out[k++] = (FILTERS[name] as EnumFilter).code(rec);
-  for (const name of RANGE_NAMES) out[k++] = (FILTERS[name] as RangeFilter).read(rec) ?? NaN;
-  return out;
+export class FilterColumnWriter {
+  enums = {} as Record<EnumName, Int8Array>;
+  ranges = {} as Record<RangeName, Float64Array>;
+  private capacity: number;
+
+  /** `capacity`: the expected row count (the columns grow past it when a load brings more). */
+  constructor(capacity: number) {
+    this.capacity = Math.max(1, capacity);
+    for (const name of ENUM_NAMES) this.enums[name] = new Int8Array(this.capacity);
+    for (const name of RANGE_NAMES) this.ranges[name] = new Float64Array(this.capacity);
+  }
+
+  /** Row `i`'s values, from its record (NaN: unknown). */
+  write(i: number, rec: IndexRecord): void {
+    if (i >= this.capacity) this.grow(Math.max(i + 1, this.capacity * 2));
+    for (const name of ENUM_NAMES) this.enums[name][i] = (FILTERS[name] as EnumFilter).code(rec);
+    for (const name of RANGE_NAMES) this.ranges[name][i] = (FILTERS[name] as RangeFilter).read(rec) ?? NaN;
+  }
+
+  /** The columns of rows `[0, n)` (copied only when the capacity was not `n`). */
+  columns(n: number): { enums: Record<EnumName, Int8Array>; ranges: Record<RangeName, Float64Array> } {
+    if (n !== this.capacity) this.grow(n);
+    return { enums: this.enums, ranges: this.ranges };
+  }
+
+  private grow(capacity: number): void {
+    for (const name of ENUM_NAMES) this.enums[name] = resized(this.enums[name], new Int8Array(capacity));
+    for (const name of RANGE_NAMES) this.ranges[name] = resized(this.ranges[name], new Float64Array(capacity));
+    this.capacity = capacity;
+  }
+}
+
+function resized<T extends Int8Array | Float64Array>(from: T, to: T): T {
+  to.set(from.length > to.length ? from.subarray(0, to.length) : from);
+  return to;
 }
 
 /**

@@ -59,13 +59,15 @@ const FRESHNESS_JSON = Object.fromEntries(FRESHNESS_VALUES.map((v) => [v, JSON.s
  * template take the reference path. A test holds the two equal.
  */
 export function presentSummaryJson(row: SearchRow, r: SummaryRender): string {
-  const t = row.layout;
-  if (t === null) return JSON.stringify(presentSummary(row, r.opts));
+  const first = row.layout;
+  if (first === null) return JSON.stringify(presentSummary(row, r.opts));
+  const t = row.templates;
+  const end = first + 1 + t[first]! * 3;
   const bytes = row.summaryBytes;
   const at = row.summaryAt;
   let out = '';
   let pos = 0;
-  for (let k = 0; k < t.length; k += 3) {
+  for (let k = first + 1; k < end; k += 3) {
     const slot = t[k + 2]!;
     if (slot === SLOT.SCHEDULE_TIER && r.tierServed) continue; // the published member stays as it is
     out += bytes.toString('utf8', at + pos, at + t[k]!) + slotValue(slot, row, r);

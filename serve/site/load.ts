@@ -8,9 +8,8 @@ import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from 
 import { generationAsOfMs, summaryMembersAsOf } from '../../site/contract/answer-time.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
 import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
-import { buildColumns } from '../search/columns.ts';
+import { type CompiledGeneration, GenerationCompiler } from '../search/compile.ts';
 import { presort } from '../search/order.ts';
-import { RowCompiler, type SearchRow } from '../search/row.ts';
 import { forEachArrayElement } from './json-array.ts';
 import type { SiteResources, SiteState } from './state.ts';
 
@@ -67,21 +66,7 @@ function checkRecord(data: unknown, i: number, where: string): IndexRecord {
  * the files leave out or carry only while `limited`) before it is checked against the contract and
  * compiled, so the serialized summary every search answer splices already holds both.
  */
-async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[]; haystacks: string[] }> {
-  const rows: SearchRow[] = [];
-  const haystacks: string[] = [];
-  const compiler = new RowCompiler();
-  let n = 0;
-  const onRecord = (where: string) => (value: unknown) => {
-    const i = n++;
-    const v = value as { summary?: unknown } | null;
-    // The parsed record is the loader's own: its members are replaced in place (no copy per record).
-    if (v && typeof v.summary === 'object' && v.summary !== null)
-      Object.assign(v.summary, summaryMembersAsOf(v.summary as ServiceSummaryFile, asOfMs));
-    const rec = checkRecord(value, i, where);
-    rows.push(compiler.compile(rec, i));
-    haystacks.push(rec.search.haystack);
-  };
+async function loadRows(dir: string, asOfMs: number): Promise<CompiledGeneration> {
   const layoutPath = join(dir, INDEX_BUCKETS_FILE);
   const layout = await optionalObject(layoutPath);
   if (!layout) throw new AtlasError('invalid_input', `${dir}: no ${INDEX_BUCKETS_FILE} (incomplete generation)`);
@@ -89,6 +74,16 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
   if (!parsed.success) throw new AtlasError('invalid_input', `${layoutPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   const { bits, counts, services } = parsed.data;
   if (counts.length !== 2 ** bits) throw new AtlasError('invalid_input', `${layoutPath}: ${counts.length} bucket counts for ${bits} bits`);
+  const compiler = new GenerationCompiler(services);
+  let n = 0;
+  const onRecord = (where: string) => (value: unknown) => {
+    const i = n++;
+    const v = value as { summary?: unknown } | null;
+    // The parsed record is the loader's own: its members are replaced in place (no copy per record).
+    if (v && typeof v.summary === 'object' && v.summary !== null)
+      Object.assign(v.summary, summaryMembersAsOf(v.summary as ServiceSummaryFile, asOfMs));
+    compiler.add(checkRecord(value, i, where));
+  };
   for (let s = 0; s < counts.length; s++) {
     if (!counts[s]) continue;
     const path = join(dir, bucketFile(s, bits));
@@ -98,7 +93,7 @@ async function loadRows(dir: string, asOfMs: number): Promise<{ rows: SearchRow[
     if (n - before !== counts[s]) throw new AtlasError('invalid_input', `${path}: ${n - before} records, ${layoutPath} says ${counts[s]}`);
   }
   if (n !== services) throw new AtlasError('invalid_input', `${layoutPath}: ${n} records, it says ${services}`);
-  return { rows, haystacks };
+  return compiler.finish();
 }
 
 /**
@@ -138,9 +133,8 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   const statsAsOf = resources.stats?.data_as_of;
   const dataAsOf = runLog ? runLog.data_as_of : typeof statsAsOf === 'string' ? statsAsOf : null;
 
-  const { rows, haystacks } = await loadRows(dir, generationAsOfMs({ dataAsOf, generatedAt: manifest.data.generated_at }));
+  const { rows, columns } = await loadRows(dir, generationAsOfMs({ dataAsOf, generatedAt: manifest.data.generated_at }));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const columns = buildColumns(rows, haystacks);
 
   const reports = new Map<string, Record<string, unknown>>();
   const reportsDir = join(api, 'reports');

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICES_FILTER_UNKNOWN, type ServicesFilterName } from '../../../site/contract/requests.ts';
-import { buildColumns } from '../../../serve/search/columns.ts';
+import { compileGeneration } from '../../../serve/search/compile.ts';
 import { FILTERS, queryFilters } from '../../../serve/search/filters.ts';
 import { parseServicesQuery } from '../../../serve/search/query.ts';
-import { compileRow } from '../../../serve/search/row.ts';
 import { buildService, generateSpecs } from '../fixture.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -32,11 +31,7 @@ const VALUES: Record<ServicesFilterName, string> = {
 
 describe('filter descriptors', () => {
   const records = generateSpecs(50).map((s) => buildService(s, NOW).record);
-  const rows = records.map(compileRow);
-  const c = buildColumns(
-    rows,
-    records.map((r) => r.search.haystack),
-  );
+  const { columns: c } = compileGeneration(records);
 
   it('one descriptor per filter of the contract, and each is turned on by its own parameter alone', () => {
     expect(Object.keys(FILTERS).sort()).toEqual(Object.keys(SERVICES_FILTER_UNKNOWN).sort());

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_TIERS, SERVICE_TYPES, SORTS } from '../../../site/contract/common.ts';
-import { buildColumns, type Columns } from '../../../serve/search/columns.ts';
+import type { Columns } from '../../../serve/search/columns.ts';
+import { compileGeneration } from '../../../serve/search/compile.ts';
 import { matchList, scanList } from '../../../serve/search/filter.ts';
 import { presort } from '../../../serve/search/order.ts';
 import { parseServicesQuery, type Sort } from '../../../serve/search/query.ts';
-import { compileRow, type SearchRow } from '../../../serve/search/row.ts';
+import type { SearchRow } from '../../../serve/search/row.ts';
 import { summaryOf } from '../../../serve/search/present.ts';
 import { runSearch } from '../../../serve/search/run.ts';
 import { buildService, generateSpecs, type ServiceSpec } from '../fixture.ts';
@@ -26,11 +27,7 @@ interface Generation {
 
 function generation(specs: ServiceSpec[]): Generation {
   const records = specs.map((s) => buildService(s, NOW).record);
-  const rows = records.map(compileRow);
-  const columns = buildColumns(
-    rows,
-    records.map((r) => r.search.haystack),
-  );
+  const { rows, columns } = compileGeneration(records);
   return { rows, columns, orders: presort(rows, columns) };
 }
 
