@@ -107,6 +107,9 @@ async function openWrites(opts: CreateDepsOptions): Promise<{ writes: Writes; re
   const url = opts.config.cluster.postgres;
   if (!url) return { writes: await WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock()), requestWindows: memoryWindows() };
   const cluster = openCluster(url, { applicationName: `atlas serve ${opts.replicaId}`, connectTimeoutMs: 3000 });
+  opts.log.info('serve: keys, outcome reports, feedback and request limits go to PostgreSQL (cluster.postgres)', {
+    postgres: cluster.where,
+  });
   return {
     writes: new PgWriteStore(cluster),
     requestWindows: pgRequestWindows({ cluster, secret: opts.secret, clock: opts.clock, fallback: memoryWindows(), log: opts.log }),
