@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import type { Store } from '../store/store.ts';
 import { openCluster } from '../core/postgres.ts';
+import { carryLogsToCluster } from './cluster-carry.ts';
 import { readClusterWrites } from './cluster-read.ts';
 import { readInbox } from './read.ts';
 import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, RECORD_SCHEMAS, Time } from '../../site/contract/inbox-records.ts';
@@ -109,7 +110,8 @@ export interface IngestInboxOptions {
 
 /**
  * One machine: the inbox logs. With `cluster.postgres` set, the logs (an install that moved over
- * may still have some; re-reading them is idempotent) and then the rows the replicas committed to
+ * may still have some; re-reading them is idempotent; their keys and reports are first copied into
+ * PostgreSQL for the replicas, cluster-carry.ts) and then the rows the replicas committed to
  * PostgreSQL since the watermark (cluster-read.ts), in one DuckDB transaction with the new
  * watermark: a run killed at any point leaves DuckDB as it was, and the next run reads again.
  */
@@ -118,11 +120,14 @@ export async function ingestInbox(ctx: Context, store: Store, opts: IngestInboxO
   if (!url) return store.transaction(() => loadAll(store, fileRecords(ctx.paths.inbox)));
   const cluster = openCluster(url, { max: 1, applicationName: 'atlas ingest inbox' });
   try {
+    const logs = fileRecords(ctx.paths.inbox);
+    const carried = await carryLogsToCluster(cluster, logs.keys.records, logs.outcomes.records);
+    if (carried.keys || carried.outcomes) ctx.log.info('ingest inbox: copied the inbox logs’ keys and reports into PostgreSQL', carried);
     const rows = await store.all<{ xmin: bigint | number }>('SELECT xmin FROM cluster_inbox_watermark WHERE id = 1');
     const since = BigInt(rows[0]?.xmin ?? 0);
     const read = await readClusterWrites(cluster, since);
     return await store.transaction(async () => {
-      const files = fileRecords(ctx.paths.inbox);
+      const files = logs;
       for (const kind of INBOX_KINDS) files[kind].records.push(...(read.records[kind] as never[]));
       const summary = await loadAll(store, files);
       await store.run(

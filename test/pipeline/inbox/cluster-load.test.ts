@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
@@ -105,6 +107,51 @@ describe.skipIf(!gate.present)('ingest inbox from PostgreSQL', () => {
       const mark = await w.store.all<{ xmin: bigint }>('SELECT xmin FROM cluster_inbox_watermark');
       expect(mark).toHaveLength(1);
       expect(BigInt(mark[0]!.xmin)).toBeGreaterThan(0n);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('an install that moved over: the inbox logs are loaded once, and their keys and reports copied into PostgreSQL', async () => {
+    const w = await world();
+    try {
+      mkdirSync(w.ctx.paths.inbox, { recursive: true });
+      const key = {
+        key_id: 'key_old',
+        key_hash: 'a'.repeat(64),
+        label: null,
+        contact: null,
+        created_at: '2026-11-24T10:00:00.000Z',
+        address_hash: 'x',
+      };
+      const report = (id: string, received: string) => ({
+        id,
+        key_id: 'key_old',
+        idempotency_key: 'old-1',
+        service_id: null,
+        referral_id: null,
+        outcome: 'success',
+        failure_kind: null,
+        operation: null,
+        task_category: null,
+        reported_at: null,
+        received_at: received,
+        moderation: 'pending',
+      });
+      writeFileSync(join(w.ctx.paths.inbox, 'keys-a.jsonl'), `${JSON.stringify(key)}\n`);
+      // Two replicas once accepted the same pair (the file mode's window): the earlier one is kept everywhere.
+      writeFileSync(join(w.ctx.paths.inbox, 'outcomes-a.jsonl'), `${JSON.stringify(report('out_late', '2026-11-24T10:00:02.000Z'))}\n`);
+      writeFileSync(join(w.ctx.paths.inbox, 'outcomes-b.jsonl'), `${JSON.stringify(report('out_early', '2026-11-24T10:00:01.000Z'))}\n`);
+      const first = await ingestInbox(w.ctx, w.store);
+      expect([first.keys.inserted, first.outcomes.inserted]).toEqual([1, 1]);
+      expect(await w.ids('outcomes')).toEqual(['out_early']);
+      const pgKeys = await w.cluster.query('SELECT key_id FROM atlas.keys');
+      const pgReports = await w.cluster.query('SELECT id FROM atlas.outcomes');
+      expect(pgKeys.rows).toEqual([{ key_id: 'key_old' }]);
+      expect(pgReports.rows).toEqual([{ id: 'out_early' }]);
+      const again = await ingestInbox(w.ctx, w.store);
+      expect([again.keys.inserted, again.outcomes.inserted]).toEqual([0, 0]);
+      expect((await w.cluster.query('SELECT count(*)::int AS n FROM atlas.keys')).rows[0]).toEqual({ n: 1 });
     } finally {
       await w.close();
     }
