@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Logger } from '../../pipeline/core/log.ts';
 import type { Cluster } from '../../pipeline/core/postgres.ts';
 import {
@@ -52,17 +51,25 @@ const INSERT_OUTCOME = insertSql('outcomes', OUTCOME_COLUMNS, ' ON CONFLICT (key
 const SELECT_OUTCOME = `SELECT ${OUTCOME_COLUMNS.join(', ')} FROM atlas.outcomes WHERE key_id = $1 AND idempotency_key = $2`;
 
 /**
- * One unit of a per-address daily count, taken only while the count is below the limit: the row
- * lock of the upsert makes concurrent transactions of every replica take turns, and each sees the
- * count its predecessor committed. No row returned: the limit is reached.
+ * A row insert guarded by one unit of a per-address daily count, in ONE statement (one transaction,
+ * one round trip): the count is taken only while below the limit ($3), and the row is inserted only
+ * when it was. The row lock of the upsert makes concurrent writes of every replica for one address
+ * take turns, each seeing the count its predecessor committed; a failed insert rolls the count back
+ * with it. No row returned: the limit is reached and nothing was written.
  */
-const TAKE_DAILY = `INSERT INTO atlas.daily_counts AS d (what, day, address_hash, n) VALUES ($1, $2, $3, 1)
-  ON CONFLICT (what, day, address_hash) DO UPDATE SET n = d.n + 1 WHERE d.n < $4 RETURNING n`;
+const limitedInsert = (table: string, cols: readonly string[]) =>
+  `WITH take AS (
+     INSERT INTO atlas.daily_counts AS d (what, day, address_hash, n) VALUES ($1, $2::date, $4, 1)
+     ON CONFLICT (what, day, address_hash) DO UPDATE SET n = d.n + 1 WHERE d.n < $3 RETURNING n)
+   INSERT INTO atlas.${table} (${cols.join(', ')})
+   SELECT ${cols.map((_, i) => `$${i + 5}`).join(', ')} WHERE EXISTS (SELECT 1 FROM take) RETURNING 1`;
+const LIMITED_KEY = limitedInsert('keys', KEY_COLUMNS);
+const LIMITED_FEEDBACK = limitedInsert('feedback', FEEDBACK_COLUMNS);
 
 /**
  * The write store of the replicas when `cluster.postgres` is set (docs/notes/cluster.md): every
  * write is one PostgreSQL transaction, so any replica sees every other replica's writes at once.
- * - a key or feedback message and its daily count commit together (TAKE_DAILY): a failed write
+ * - a key or feedback message and its daily count commit together (limitedInsert): a failed write
  *   never consumes the limit, and R replicas never hand out more than the limit;
  * - a report is unique per (key, idempotency key) by a constraint: the first insert wins and every
  *   later one, on any replica, reads that first report (no window);
@@ -88,31 +95,38 @@ export class PgWriteStore implements Writes {
   }
 
   async addKey(rec: KeyRecord, dailyLimit?: number): Promise<boolean> {
+    const values = KEY_COLUMNS.map((k) => rec[k]);
     const ok = await this.timed('keys', () =>
-      this.cluster.transaction(async (c) => {
-        if (!(await takeDaily(c, 'keys', rec.created_at, rec.address_hash, dailyLimit))) return false;
-        await c.query(
-          INSERT_KEY,
-          KEY_COLUMNS.map((k) => rec[k]),
-        );
-        return true;
-      }),
+      this.insert('keys', INSERT_KEY, LIMITED_KEY, values, rec.created_at, rec.address_hash, dailyLimit),
     );
     if (ok) this.keyIds.set(rec.key_hash, rec.key_id);
     return ok;
   }
 
   async addFeedback(rec: FeedbackRecord, dailyLimit?: number): Promise<boolean> {
+    const values = FEEDBACK_COLUMNS.map((k) => rec[k]);
     return this.timed('feedback', () =>
-      this.cluster.transaction(async (c) => {
-        if (!(await takeDaily(c, 'feedback', rec.received_at, rec.address_hash, dailyLimit))) return false;
-        await c.query(
-          INSERT_FEEDBACK,
-          FEEDBACK_COLUMNS.map((k) => rec[k]),
-        );
-        return true;
-      }),
+      this.insert('feedback', INSERT_FEEDBACK, LIMITED_FEEDBACK, values, rec.received_at, rec.address_hash, dailyLimit),
     );
+  }
+
+  /** The row alone (no limit: limits off, or no address), or guarded by the daily count of the record's own UTC day. */
+  private async insert(
+    what: 'keys' | 'feedback',
+    plain: string,
+    guarded: string,
+    values: unknown[],
+    at: string,
+    who: string | null,
+    limit: number | undefined,
+  ): Promise<boolean> {
+    if (limit === undefined || who === null) {
+      await this.cluster.query(plain, values);
+      return true;
+    }
+    if (limit <= 0) return false;
+    const r = await this.cluster.query(guarded, [what, utcDay(new Date(at)), limit, who, ...values]);
+    return (r.rowCount ?? 0) > 0;
   }
 
   async findOutcome(keyId: string, idempotencyKey: string): Promise<OutcomeRecord | undefined> {
@@ -182,14 +196,6 @@ const everyInterval = (tick: () => void, ms: number) => {
   t.unref();
   return () => clearInterval(t);
 };
-
-/** TAKE_DAILY for the record's own UTC day; no limit (limits off) or no address: nothing to count. */
-async function takeDaily(c: pg.PoolClient, what: string, at: string, who: string | null, limit: number | undefined): Promise<boolean> {
-  if (limit === undefined || who === null) return true;
-  if (limit <= 0) return false;
-  const r = await c.query(TAKE_DAILY, [what, utcDay(new Date(at)), who, limit]);
-  return (r.rowCount ?? 0) > 0;
-}
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
 

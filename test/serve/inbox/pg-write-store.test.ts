@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
 import { type Config, defaultConfig } from '../../../pipeline/core/config.ts';
+import { PgWriteStore } from '../../../serve/inbox/pg-write-store.ts';
 import { startServer, type RunningServer } from '../../../serve/index.ts';
 import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
 import { postgresGate, startTestPostgres, type TestPostgres } from '../../helpers/postgres.ts';
@@ -179,4 +180,27 @@ describe.skipIf(!gate.present)('three replicas on one PostgreSQL', () => {
       await f.close();
     }
   }, 60_000);
+
+  it('a write that fails takes nothing of the daily limit', async () => {
+    const store = new PgWriteStore(openCluster(await migrated(pg)));
+    try {
+      const key = (id: string, hash: string) => ({
+        key_id: id,
+        key_hash: hash.repeat(64),
+        label: null,
+        contact: null,
+        created_at: T0,
+        address_hash: 'addr',
+      });
+      expect(await store.addKey(key('key_1', 'a'), 2)).toBe(true);
+      // Same key_hash: the insert fails, and the count it took rolls back with it.
+      await expect(store.addKey(key('key_2', 'a'), 2)).rejects.toThrow(/duplicate key/);
+      expect(await store.addKey(key('key_3', 'b'), 2)).toBe(true);
+      expect(await store.addKey(key('key_4', 'c'), 2)).toBe(false);
+      expect(await store.lookupKey('b'.repeat(64))).toBe('key_3');
+      expect(await store.lookupKey('c'.repeat(64))).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
 });
