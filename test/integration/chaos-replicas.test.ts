@@ -31,7 +31,7 @@ const BURSTS = 24;
 const BURST_SIZE = 6;
 const KILLS = 2;
 const KEYS_PER_DAY = 3;
-const FEEDBACK_PER_DAY = 10;
+const FEEDBACK_PER_DAY = 4;
 const ADDRESSES = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'];
 
 const gate = postgresGate('replica chaos on PostgreSQL');
