@@ -7,8 +7,9 @@ import { AtlasError } from './errors.ts';
  * live in it; DuckDB stays the pipeline's own store and takes their rows at its next run.
  *
  * Every failure to reach the server (refused, reset, shut down, timed out) becomes one AtlasError
- * `storage_unavailable` (HTTP 503, CLI exit 2) naming the server without its password; other SQL
- * errors pass through unchanged, since they are bugs, not outages.
+ * `storage_unavailable` (HTTP 503, CLI exit 2) naming the server without its password, and so does
+ * a database without the schema (`atlas init` not run); other SQL errors pass through unchanged,
+ * since they are bugs, not outages.
  */
 export interface Cluster {
   readonly pool: pg.Pool;
@@ -89,8 +90,19 @@ export function isUnavailableError(e: unknown): boolean {
   );
 }
 
+/** Undefined table or schema: the database is there but `atlas init` has not created (or migrated) the schema. */
+const UNMIGRATED_CODES = new Set(['42P01', '3F000']);
+
 export function asUnavailable(e: unknown, where: string): unknown {
-  if (e instanceof AtlasError || !isUnavailableError(e)) return e;
+  if (e instanceof AtlasError) return e;
+  if (e instanceof Error && UNMIGRATED_CODES.has(String((e as { code?: unknown }).code)))
+    return new AtlasError(
+      'storage_unavailable',
+      `PostgreSQL at ${where} does not have Atlas's tables: run \`atlas init\` with cluster.postgres set (${e.message})`,
+      undefined,
+      { cause: e },
+    );
+  if (!isUnavailableError(e)) return e;
   return new AtlasError('storage_unavailable', `PostgreSQL at ${where} is unreachable (${(e as Error).message})`, undefined, { cause: e });
 }
 

@@ -203,4 +203,14 @@ describe.skipIf(!gate.present)('three replicas on one PostgreSQL', () => {
       await store.close();
     }
   });
+
+  it('a database without the schema: writes are storage_unavailable, naming atlas init', async () => {
+    const store = new PgWriteStore(openCluster(await pg.database()));
+    try {
+      const rec = { key_id: 'key_1', key_hash: 'a'.repeat(64), label: null, contact: null, created_at: T0, address_hash: 'addr' };
+      await expect(store.addKey(rec, 3)).rejects.toMatchObject({ code: 'storage_unavailable', message: /run `atlas init`/ });
+    } finally {
+      await store.close();
+    }
+  });
 });
