@@ -112,7 +112,7 @@ async function openWrites(opts: CreateDepsOptions): Promise<{ writes: Writes; re
   });
   return {
     writes: new PgWriteStore(cluster),
-    requestWindows: pgRequestWindows({ cluster, secret: opts.secret, clock: opts.clock, fallback: memoryWindows(), log: opts.log }),
+    requestWindows: pgRequestWindows({ cluster, secret: opts.secret, fallback: memoryWindows(), log: opts.log }),
   };
 }
 
