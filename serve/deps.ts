@@ -106,7 +106,11 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
 async function openWrites(opts: CreateDepsOptions): Promise<{ writes: Writes; requestWindows: RequestWindows }> {
   const url = opts.config.cluster.postgres;
   if (!url) return { writes: await WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock()), requestWindows: memoryWindows() };
-  const cluster = openCluster(url, { applicationName: `atlas serve ${opts.replicaId}`, connectTimeoutMs: 3000 });
+  const cluster = openCluster(url, {
+    applicationName: `atlas serve ${opts.replicaId}`,
+    connectTimeoutMs: 3000,
+    queryTimeoutMs: 10_000,
+  });
   opts.log.info('serve: keys, outcome reports, feedback and request limits go to PostgreSQL (cluster.postgres)', {
     postgres: cluster.where,
   });

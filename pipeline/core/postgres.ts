@@ -29,6 +29,11 @@ export interface ClusterOptions {
   connectTimeoutMs?: number;
   /** Name shown in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Give up on a statement's answer after this long (default: wait): a server that went silent (a
+   * network partition) then fails the request as storage_unavailable instead of holding it.
+   */
+  queryTimeoutMs?: number;
 }
 
 export function openCluster(url: string, opts: ClusterOptions = {}): Cluster {
@@ -39,6 +44,7 @@ export function openCluster(url: string, opts: ClusterOptions = {}): Cluster {
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     application_name: opts.applicationName ?? 'atlas',
+    ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
   });
   // An idle connection the server drops (a restart) emits here; the pool replaces it on next use.
   pool.on('error', () => undefined);
@@ -85,7 +91,7 @@ export function isUnavailableError(e: unknown): boolean {
     // 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now; 53300: too many connections.
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
   }
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connect ECONNREFUSED/i.test(
     e.message,
   );
 }

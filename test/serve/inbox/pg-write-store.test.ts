@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
@@ -213,4 +214,27 @@ describe.skipIf(!gate.present)('three replicas on one PostgreSQL', () => {
       await store.close();
     }
   });
+});
+
+describe('a PostgreSQL that never answers (a partition)', () => {
+  it('reads still answer 200 (the limiter counts in memory); writes answer 503 storage_unavailable', async () => {
+    // Accepts connections and says nothing: neither a refusal nor an answer.
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as AddressInfo).port;
+    const f = await fleet(`postgres://atlas:secret@127.0.0.1:${port}/atlas`, (c) => {
+      c.serve.rateLimits.anonymousPerMinute = 100;
+    });
+    try {
+      expect((await send(f.urls[0]!, '/api/v1/services')).status).toBe(200);
+      const write = await send(f.urls[1]!, '/api/v1/feedback', { kind: 'other' });
+      expect(write).toMatchObject({ status: 503, body: { error: 'storage_unavailable' } });
+      expect(write.body.message).not.toContain('secret');
+    } finally {
+      await f.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 30_000);
 });
