@@ -8,6 +8,7 @@ import { notFound, onError } from './middleware/errors.ts';
 import { httpCache } from './middleware/http-cache.ts';
 import { readCors } from './middleware/read-cors.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { knownKeyId } from './inbox/writes.ts';
 import { mountApi } from './routes/api.ts';
 import { mountMeta } from './routes/meta.ts';
 
@@ -49,9 +50,10 @@ export function createApp(deps: AppDeps): Hono {
     enabled: limits.enabled,
     anonymousPerMinute: limits.anonymousPerMinute,
     keyedPerMinute: limits.keyedPerMinute,
-    identify: (c) => {
+    windows: deps.requestWindows,
+    identify: async (c) => {
       const key = keyFromHeaders((n) => c.req.header(n));
-      const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
+      const keyId = key ? await knownKeyId(deps.writes, hashKey(key)) : undefined;
       return keyId ? { id: keyId, keyed: true } : { id: clientAddress(c, trustProxy), keyed: false };
     },
   });

@@ -4,7 +4,12 @@ import type { Clock } from '../pipeline/core/clock.ts';
 import type { Config } from '../pipeline/core/config.ts';
 import type { Logger } from '../pipeline/core/log.ts';
 import type { SearchAnswer } from './operations/search-services.ts';
+import { openCluster } from '../pipeline/core/postgres.ts';
+import { PgWriteStore } from './inbox/pg-write-store.ts';
+import { pgRequestWindows } from './inbox/pg-request-windows.ts';
 import { WriteStore } from './inbox/write-store.ts';
+import type { Writes } from './inbox/writes.ts';
+import { memoryWindows, type RequestWindows } from './middleware/rate-limit.ts';
 import { createServeMetrics, type ServeMetrics } from './metrics/registry.ts';
 import { ResultCache } from './search/cache.ts';
 import { DetailCache } from './site/details.ts';
@@ -24,7 +29,10 @@ export interface AppDeps {
   secret: string;
   log: Logger;
   site: SiteHolder;
-  writes: WriteStore;
+  /** The inbox logs of the data folder, or PostgreSQL when `cluster.postgres` is set. */
+  writes: Writes;
+  /** The per-minute request counts: this replica's memory, or shared through PostgreSQL. */
+  requestWindows: RequestWindows;
   /** Search results per (generation, normalized query), up to 5 minutes (docs/design.md, search results). */
   searchCache: ResultCache<SearchAnswer>;
   details: DetailCache;
@@ -70,8 +78,8 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
   // Entries are keyed by generation too; clearing on swap just frees the memory early.
   site.onSwap(() => searchCache.clear());
   const metrics = createServeMetrics({ clock: opts.clock, generation: () => site.peek() });
-  const writes = await WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock());
-  writes.observeAppends((kind, seconds) => metrics.inboxAppend(kind, seconds));
+  const { writes, requestWindows } = await openWrites(opts);
+  writes.observeWrites((kind, seconds) => metrics.inboxAppend(kind, seconds));
   return {
     clock: opts.clock,
     config: opts.config,
@@ -79,12 +87,36 @@ export async function createDeps(opts: CreateDepsOptions): Promise<AppDeps> {
     log: opts.log,
     site,
     writes,
+    requestWindows,
     searchCache,
     details: new DetailCache(),
     metrics,
     random: opts.random ?? randomBytes,
     mounts: opts.mounts,
     openapi: opts.openapi,
+  };
+}
+
+/**
+ * The write store by config: without `cluster.postgres`, the inbox logs of `<data>/inbox` and
+ * in-memory request windows, exactly as on one machine; with it, PostgreSQL for both. Opening the
+ * PostgreSQL pool connects nobody yet: a server started while PostgreSQL is down serves reads and
+ * answers writes 503 until it is back (`atlas init` creates the tables).
+ */
+async function openWrites(opts: CreateDepsOptions): Promise<{ writes: Writes; requestWindows: RequestWindows }> {
+  const url = opts.config.cluster.postgres;
+  if (!url) return { writes: await WriteStore.open(opts.inboxDir, opts.replicaId, opts.clock()), requestWindows: memoryWindows() };
+  const cluster = openCluster(url, {
+    applicationName: `atlas serve ${opts.replicaId}`,
+    connectTimeoutMs: 3000,
+    queryTimeoutMs: 10_000,
+  });
+  opts.log.info('serve: keys, outcome reports, feedback and request limits go to PostgreSQL (cluster.postgres)', {
+    postgres: cluster.where,
+  });
+  return {
+    writes: new PgWriteStore(cluster),
+    requestWindows: pgRequestWindows({ cluster, secret: opts.secret, fallback: memoryWindows(), log: opts.log }),
   };
 }
 

@@ -2,12 +2,16 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import type { Store } from '../store/store.ts';
+import { openCluster } from '../core/postgres.ts';
+import { carryLogsToCluster } from './cluster-carry.ts';
+import { readClusterWrites } from './cluster-read.ts';
 import { readInbox } from './read.ts';
-import { INBOX_KINDS, type InboxKind, RECORD_SCHEMAS, Time } from '../../site/contract/inbox-records.ts';
+import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, RECORD_SCHEMAS, Time } from '../../site/contract/inbox-records.ts';
 
 /**
- * `atlas ingest inbox`: load the server's append logs (every replica's file) into the DuckDB tables
- * `keys`, `outcomes` and `feedback`. Idempotent: rows are keyed by id, so re-running (every cycle
+ * `atlas ingest inbox`: load the server's append logs (every replica's file), and with
+ * `cluster.postgres` the replicas' rows in PostgreSQL, into the DuckDB tables `keys`, `outcomes`
+ * and `feedback`. Idempotent: rows are keyed by id, so re-running (every cycle
  * re-reads the whole logs) inserts only what is new. Outcome reports are also de-duplicated by
  * (key_id, idempotency_key) across replicas, keeping the earliest received.
  * Outcome reports never touch evidence tables: they land in `outcomes` with moderation 'pending'.
@@ -47,8 +51,13 @@ function toDb(type: string, v: unknown): DuckDBValue {
   return String(v);
 }
 
-async function loadKind(store: Store, inboxDir: string, kind: InboxKind): Promise<KindSummary> {
-  const { records, skipped } = readInbox(inboxDir, kind);
+/** Insert the records of one kind that are new (by id; outcomes also by (key_id, idempotency_key)). */
+async function loadRecords<K extends InboxKind>(
+  store: Store,
+  kind: K,
+  records: InboxRecordByKind[K][],
+  skipped: number,
+): Promise<KindSummary> {
   const cols = COLUMNS[kind];
   const stage = `inbox_stage_${kind}`;
   await store.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${cols.map((c) => `${c.name} ${c.type}`).join(', ')}, seq INTEGER)`);
@@ -91,10 +100,63 @@ async function loadKind(store: Store, inboxDir: string, kind: InboxKind): Promis
   }
 }
 
-export async function ingestInbox(ctx: Context, store: Store): Promise<InboxLoadSummary> {
-  return store.transaction(async () => ({
-    keys: await loadKind(store, ctx.paths.inbox, 'keys'),
-    outcomes: await loadKind(store, ctx.paths.inbox, 'outcomes'),
-    feedback: await loadKind(store, ctx.paths.inbox, 'feedback'),
-  }));
+export interface IngestInboxOptions {
+  /**
+   * Called after PostgreSQL was read and before the DuckDB transaction commits (tests inject a
+   * failure there: nothing must be lost or loaded twice by the re-run).
+   */
+  beforeCommit?: () => Promise<void>;
+}
+
+/**
+ * One machine: the inbox logs. With `cluster.postgres` set, the logs (an install that moved over
+ * may still have some; re-reading them is idempotent; their keys and reports are first copied into
+ * PostgreSQL for the replicas, cluster-carry.ts) and then the rows the replicas committed to
+ * PostgreSQL since the watermark (cluster-read.ts), in one DuckDB transaction with the new
+ * watermark: a run killed at any point leaves DuckDB as it was, and the next run reads again.
+ */
+export async function ingestInbox(ctx: Context, store: Store, opts: IngestInboxOptions = {}): Promise<InboxLoadSummary> {
+  const url = ctx.config.cluster.postgres;
+  if (!url) return store.transaction(() => loadAll(store, fileRecords(ctx.paths.inbox)));
+  const cluster = openCluster(url, { max: 1, applicationName: 'atlas ingest inbox' });
+  try {
+    const logs = fileRecords(ctx.paths.inbox);
+    const carried = await carryLogsToCluster(cluster, logs.keys.records, logs.outcomes.records);
+    if (carried.keys || carried.outcomes) ctx.log.info('ingest inbox: copied the inbox logs’ keys and reports into PostgreSQL', carried);
+    const rows = await store.all<{ xmin: bigint | number }>('SELECT xmin FROM cluster_inbox_watermark WHERE id = 1');
+    const since = BigInt(rows[0]?.xmin ?? 0);
+    const read = await readClusterWrites(cluster, since);
+    return await store.transaction(async () => {
+      const files = logs;
+      for (const kind of INBOX_KINDS) files[kind].records.push(...(read.records[kind] as never[]));
+      const summary = await loadAll(store, files);
+      await store.run(
+        `INSERT INTO cluster_inbox_watermark VALUES (1, $1, $2::TIMESTAMP)
+         ON CONFLICT (id) DO UPDATE SET xmin = excluded.xmin, loaded_at = excluded.loaded_at`,
+        [read.xmin, toDb('TIMESTAMP', ctx.clock().toISOString())],
+      );
+      await opts.beforeCommit?.();
+      return summary;
+    });
+  } finally {
+    await cluster.close();
+  }
+}
+
+type KindRecords = { [K in InboxKind]: { records: InboxRecordByKind[K][]; skipped: number } };
+
+function fileRecords(inboxDir: string): KindRecords {
+  return {
+    keys: readInbox(inboxDir, 'keys'),
+    outcomes: readInbox(inboxDir, 'outcomes'),
+    feedback: readInbox(inboxDir, 'feedback'),
+  };
+}
+
+async function loadAll(store: Store, r: KindRecords): Promise<InboxLoadSummary> {
+  return {
+    keys: await loadRecords(store, 'keys', r.keys.records, r.keys.skipped),
+    outcomes: await loadRecords(store, 'outcomes', r.outcomes.records, r.outcomes.skipped),
+    feedback: await loadRecords(store, 'feedback', r.feedback.records, r.feedback.skipped),
+  };
 }

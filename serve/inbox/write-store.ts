@@ -14,6 +14,7 @@ import {
 import { JsonlAppender } from './appender.ts';
 import { DailyCounter, utcDay } from './daily-counter.ts';
 import { completeLines, type LogFile, listInbox, logFiles, readFrom } from './log-tail.ts';
+import type { Writes } from './writes.ts';
 
 /** The first report of a (key, idempotency key) as far as this replica knows, and the log it is in. */
 interface OutcomeEntry {
@@ -62,7 +63,7 @@ const everyInterval = (tick: () => void, ms: number) => {
  * which also states what can happen inside the delay). Records reach the indexes through one
  * function, `apply`, at start and when following.
  */
-export class WriteStore {
+export class WriteStore implements Writes {
   private readonly keyIdByHash = new Map<string, string>();
   /** `${key_id}\0${idempotency_key}` → the first report. */
   private readonly outcomes = new Map<string, OutcomeEntry>();
@@ -103,7 +104,7 @@ export class WriteStore {
   }
 
   /** `fn` sees every record appended to this replica's logs, with its write + fsync time in seconds. */
-  observeAppends(fn: (kind: InboxKind, seconds: number) => void): void {
+  observeWrites(fn: (kind: InboxKind, seconds: number) => void): void {
     for (const kind of Object.keys(this.logs) as InboxKind[]) this.logs[kind].onAppend = (s) => fn(kind, s);
   }
 
@@ -210,21 +211,27 @@ export class WriteStore {
     return this.keyIdByHash.get(keyHash);
   }
 
+  async lookupKey(keyHash: string): Promise<string | undefined> {
+    return this.keyIdByHash.get(keyHash);
+  }
+
   get keyCount(): number {
     return this.keyIdByHash.size;
   }
 
-  async addKey(rec: KeyRecord): Promise<void> {
-    await this.logs.keys.append(rec);
-    this.keyIdByHash.set(rec.key_hash, rec.key_id);
+  /** The daily limit is this replica's count (plus what it has followed): see docs/notes/replicas.md. */
+  async addKey(rec: KeyRecord, dailyLimit?: number): Promise<boolean> {
+    const ok = await limited(this.keysPerAddress, rec.created_at, rec.address_hash, dailyLimit, () => this.logs.keys.append(rec));
+    if (ok) this.keyIdByHash.set(rec.key_hash, rec.key_id);
+    return ok;
   }
 
-  async addFeedback(rec: FeedbackRecord): Promise<void> {
-    await this.logs.feedback.append(rec);
+  async addFeedback(rec: FeedbackRecord, dailyLimit?: number): Promise<boolean> {
+    return limited(this.feedbackPerAddress, rec.received_at, rec.address_hash, dailyLimit, () => this.logs.feedback.append(rec));
   }
 
-  /** The first report (or its pending write) with this idempotency key of this key. */
-  findOutcome(keyId: string, idempotencyKey: string): Promise<OutcomeRecord> | undefined {
+  /** The first report (waiting for its write when it is still pending) with this idempotency key of this key. */
+  async findOutcome(keyId: string, idempotencyKey: string): Promise<OutcomeRecord | undefined> {
     return this.outcomes.get(idemKey(keyId, idempotencyKey))?.done;
   }
 
@@ -257,6 +264,28 @@ export class WriteStore {
     await this.polling;
     await Promise.all(Object.values(this.logs).map((l) => l.close()));
   }
+}
+
+/**
+ * Take one unit of `counter` for `who` on the UTC day of `at` (synchronously, so two concurrent
+ * requests cannot both take the last one), write, and give the unit back when the write fails.
+ */
+async function limited(
+  counter: DailyCounter,
+  at: string,
+  who: string | null,
+  limit: number | undefined,
+  write: () => Promise<void>,
+): Promise<boolean> {
+  const day = utcDay(new Date(at));
+  if (limit !== undefined && who !== null && !counter.tryTake(day, who, limit)) return false;
+  try {
+    await write();
+  } catch (e) {
+    if (limit !== undefined && who !== null) counter.give(day, who);
+    throw e;
+  }
+  return true;
 }
 
 const idemKey = (keyId: string, idem: string) => `${keyId}\u0000${idem}`;

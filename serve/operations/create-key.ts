@@ -6,17 +6,16 @@ import { addressHash } from '../auth/address.ts';
 import { hashKey, newKey } from '../auth/keys.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseBody } from './body.ts';
-import { keyLimits, takeDaily } from './limits.ts';
+import { dailyLimit, dailyLimitReached, keyLimits } from './limits.ts';
 
 /**
  * POST /api/v1/keys (docs/design.md, keys): open; optional body {label, contact}. The key value is in
  * this answer only; the log and the database keep its sha256. At most 3 new keys per address per
- * UTC day (429 beyond). The record is fsynced before this resolves.
+ * UTC day (429 beyond). The record is durable (fsynced, or committed) before this resolves.
  */
 export async function createKey(deps: AppDeps, body: unknown, address: string): Promise<KeyCreated> {
   const req = parseBody(KeyRequestSchema, body ?? {}, 'key request');
   const who = addressHash(deps.secret, address);
-  const release = takeDaily(deps, deps.writes.keysPerAddress, who, deps.config.serve.rateLimits.keysPerAddressPerDay, 'new keys');
   const now = deps.clock();
   const { key, keyId } = newKey(deps.random);
   const rec: KeyRecord = {
@@ -27,12 +26,8 @@ export async function createKey(deps: AppDeps, body: unknown, address: string): 
     created_at: now.toISOString(),
     address_hash: who,
   };
-  try {
-    await deps.writes.addKey(rec);
-  } catch (e) {
-    release();
-    throw e;
-  }
+  const limit = dailyLimit(deps, 'keys');
+  if (!(await deps.writes.addKey(rec, limit))) throw dailyLimitReached(deps, limit ?? 0, 'new keys');
   return {
     api_status: API_STATUS,
     key,

@@ -4,6 +4,7 @@ import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { hashKey } from '../auth/keys.ts';
 import { signReferral } from '../auth/referral.ts';
 import type { AppDeps } from '../deps.ts';
+import { knownKeyId } from '../inbox/writes.ts';
 import { presentDetail } from '../search/present.ts';
 
 /**
@@ -24,7 +25,7 @@ export async function getService(deps: AppDeps, id: string, key?: string | null)
   const out = presentDetail(detail, row, { now, baseUrl: deps.config.serve.baseUrl });
   // generated_at and data_as_of are the generation's (serve/site/details.ts): a file holds those of
   // the render that wrote it, which may be an earlier generation's (site/contract/service-file.ts).
-  const keyId = key ? deps.writes.keyIdFor(hashKey(key)) : undefined;
+  const keyId = key ? await knownKeyId(deps.writes, hashKey(key)) : undefined;
   if (keyId) out.referral_id = signReferral(deps.secret, id, keyId, now);
   else delete out.referral_id;
   return out;

@@ -2,7 +2,7 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import type { KeyLimits } from '../../site/contract/writes.ts';
 import { REFERRAL_VALID_DAYS } from '../auth/referral.ts';
 import type { AppDeps } from '../deps.ts';
-import { secondsToNextUtcDay, utcDay, type DailyCounter } from '../inbox/daily-counter.ts';
+import { secondsToNextUtcDay } from '../inbox/daily-counter.ts';
 
 /** The numbers stated with a new key (config `serve.rateLimits`, defaults in docs/design.md). */
 export function keyLimits(deps: AppDeps): KeyLimits {
@@ -17,26 +17,22 @@ export function keyLimits(deps: AppDeps): KeyLimits {
 }
 
 /**
- * Take one unit of a per-address daily limit (UTC calendar day) or throw 429 with Retry-After =
- * seconds to the next UTC midnight. Returns the release function for a write that then fails.
- * `serve.rateLimits.enabled = false` switches these off too (load tests).
+ * The per-address daily limit of new keys or feedback messages (UTC calendar day), or undefined
+ * when `serve.rateLimits.enabled` is false (load tests). The write store takes it in the write
+ * itself (serve/inbox/writes.ts), so a failed write never consumes it.
  */
-export function takeDaily(deps: AppDeps, counter: DailyCounter, who: string, limit: number, what: string): () => void {
-  if (!deps.config.serve.rateLimits.enabled) return () => undefined;
-  const now = deps.clock();
-  const day = utcDay(now);
-  if (!counter.tryTake(day, who, limit)) {
-    const retryAfter = secondsToNextUtcDay(now);
-    throw new AtlasError(
-      'rate_limited',
-      `daily limit reached: at most ${limit} ${what} per address per day (UTC); try again in ${retryAfter} s`,
-      {
-        retryAfter,
-        limit,
-        remaining: 0,
-        reset: retryAfter,
-      },
-    );
-  }
-  return () => counter.give(day, who);
+export function dailyLimit(deps: AppDeps, what: 'keys' | 'feedback'): number | undefined {
+  const r = deps.config.serve.rateLimits;
+  if (!r.enabled) return undefined;
+  return what === 'keys' ? r.keysPerAddressPerDay : r.feedbackPerAddressPerDay;
+}
+
+/** The 429 of a reached daily limit, with Retry-After = seconds to the next UTC midnight. */
+export function dailyLimitReached(deps: AppDeps, limit: number, what: string): AtlasError {
+  const retryAfter = secondsToNextUtcDay(deps.clock());
+  return new AtlasError(
+    'rate_limited',
+    `daily limit reached: at most ${limit} ${what} per address per day (UTC); try again in ${retryAfter} s`,
+    { retryAfter, limit, remaining: 0, reset: retryAfter },
+  );
 }

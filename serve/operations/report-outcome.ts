@@ -65,13 +65,12 @@ export async function reportOutcome(
       'unauthorized',
       'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key> (POST /api/v1/keys issues one)',
     );
-  const keyId = deps.writes.keyIdFor(hashKey(key));
+  const keyId = await deps.writes.lookupKey(hashKey(key));
   if (!keyId) throw new AtlasError('unauthorized', 'unknown API key');
   const req = parseBody(OutcomeReportSchema, body, 'outcome report');
 
-  const earlier = deps.writes.findOutcome(keyId, req.idempotency_key);
-  if (earlier) {
-    const first = await earlier;
+  const first = await deps.writes.findOutcome(keyId, req.idempotency_key);
+  if (first) {
     return { status: 200, body: receipt(first, true, deps.site.peek()?.moderation.get(first.id)) };
   }
 

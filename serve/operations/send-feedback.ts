@@ -5,7 +5,7 @@ import type { FeedbackReceipt } from '../../site/contract/writes.ts';
 import { addressHash } from '../auth/address.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseBody } from './body.ts';
-import { takeDaily } from './limits.ts';
+import { dailyLimit, dailyLimitReached } from './limits.ts';
 
 /**
  * POST /api/v1/feedback and the MCP send_feedback tool (docs/design.md, keys and request limits): kind required, note ≤ 500,
@@ -14,13 +14,6 @@ import { takeDaily } from './limits.ts';
 export async function sendFeedback(deps: AppDeps, body: unknown, address: string): Promise<FeedbackReceipt> {
   const req = parseBody(FeedbackRequestSchema, body, 'feedback');
   const who = addressHash(deps.secret, address);
-  const release = takeDaily(
-    deps,
-    deps.writes.feedbackPerAddress,
-    who,
-    deps.config.serve.rateLimits.feedbackPerAddressPerDay,
-    'feedback messages',
-  );
   const now = deps.clock();
   const rec: FeedbackRecord = {
     id: `fb_${deps.random(10).toString('hex')}`,
@@ -31,12 +24,8 @@ export async function sendFeedback(deps: AppDeps, body: unknown, address: string
     received_at: now.toISOString(),
     address_hash: who,
   };
-  try {
-    await deps.writes.addFeedback(rec);
-  } catch (e) {
-    release();
-    throw e;
-  }
+  const limit = dailyLimit(deps, 'feedback');
+  if (!(await deps.writes.addFeedback(rec, limit))) throw dailyLimitReached(deps, limit ?? 0, 'feedback messages');
   return {
     api_status: API_STATUS,
     id: rec.id,

@@ -49,7 +49,7 @@ async function replicas(ids: string[], config?: (c: Config) => void): Promise<Re
         return h.deps;
       },
       post: h.post,
-      poll: () => h.deps.writes.poll(h.clock()),
+      poll: () => (h.deps.writes as WriteStore).poll(h.clock()),
     });
   }
   return out;
@@ -113,10 +113,10 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
     const again = await a.post('/api/v1/outcomes', { ...report, outcome: 'failure' }, { 'X-API-Key': k.key });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: first.body.id, outcome: 'success', received_at: first.body.received_at, duplicate: true });
-    expect(b.deps.writes.followed).toMatchObject({ polls: 1, applied: 1, skipped: 0, failedPolls: 0 });
+    expect((b.deps.writes as WriteStore).followed).toMatchObject({ polls: 1, applied: 1, skipped: 0, failedPolls: 0 });
     // B never reads its own logs back: its own report is not applied a second time.
     await b.poll();
-    expect(b.deps.writes.followed).toMatchObject({ polls: 2, applied: 1 });
+    expect((b.deps.writes as WriteStore).followed).toMatchObject({ polls: 2, applied: 1 });
   });
 
   it('the per-address daily limits hold across replicas once they have polled', async () => {
@@ -149,18 +149,18 @@ describe('replicas follow each other (WriteStore.follow / poll)', () => {
     const line = keyLine();
     writeFileSync(log, line.slice(0, 40));
     await b.poll();
-    expect(b.deps.writes.keyCount).toBe(0);
+    expect((b.deps.writes as WriteStore).keyCount).toBe(0);
     appendFileSync(log, line.slice(40));
     await b.poll();
-    expect(b.deps.writes.keyIdFor('a'.repeat(64))).toBe('key_0000000000000001');
+    expect((b.deps.writes as WriteStore).keyIdFor('a'.repeat(64))).toBe('key_0000000000000001');
     appendFileSync(log, `not json\n{"key_id":"x"}\n${keyLine({ key_id: 'key_2', key_hash: 'b'.repeat(64) })}`);
     await b.poll();
-    expect(b.deps.writes.keyIdFor('b'.repeat(64))).toBe('key_2');
-    expect(b.deps.writes.followed).toMatchObject({ applied: 2, skipped: 2 });
+    expect((b.deps.writes as WriteStore).keyIdFor('b'.repeat(64))).toBe('key_2');
+    expect((b.deps.writes as WriteStore).followed).toMatchObject({ applied: 2, skipped: 2 });
     // A log replaced by a shorter one is read again from its start (idempotent for keys).
     writeFileSync(log, keyLine({ key_id: 'key_3', key_hash: 'c'.repeat(64) }));
     await b.poll();
-    expect(b.deps.writes.keyIdFor('c'.repeat(64))).toBe('key_3');
+    expect((b.deps.writes as WriteStore).keyIdFor('c'.repeat(64))).toBe('key_3');
   });
 
   it('a torn line left at start is picked up by the follower when its newline arrives', async () => {
