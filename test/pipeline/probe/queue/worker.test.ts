@@ -11,7 +11,7 @@ import { fleetConfig, startFleet, type Fleet } from '../../../../pipeline/fleet/
 import { runProbe } from '../../../../pipeline/probe/index.ts';
 import { runQueuedProbe } from '../../../../pipeline/probe/queue/index.ts';
 import { openStore, type Store } from '../../../../pipeline/store/index.ts';
-import { runCli } from '../../../helpers/cli.ts';
+import { runCli, runCliInProcess } from '../../../helpers/cli.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../../helpers/context.ts';
 import { postgresGate, startTestPostgres, type TestPostgres } from '../../../helpers/postgres.ts';
 import { BEHAVIOURS } from '../behaviour-server.ts';
@@ -214,7 +214,9 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     };
     const config = join(dir, 'atlas.config.json');
     writeFileSync(config, JSON.stringify(cfg));
-    const init = await runCli(['--data', join(dir, 'writer'), '--config', config, 'init']);
+    // `atlas init` as a real process once; the other worlds through the same main() in this process.
+    const initArgs = ['--data', join(dir, 'writer'), '--config', config, 'init'];
+    const init = await (name === 'equal' ? runCli(initArgs) : runCliInProcess(initArgs));
     expect(init.code, init.stderr).toBe(0);
     expect(init.stderr).toMatch(/migrated PostgreSQL .*020_probe_queue/);
     expect(init.stderr).toMatch(/probe queue: pg-boss schema pgboss created \(version \d+\), queue atlas-probe created/);
@@ -354,16 +356,21 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     expect(await workers[victim]!.exited).toBe(null);
     hold.release();
     const others = [0, 1, 2].filter((x) => x !== victim);
+    // SIGTERM to a seeded one of the others: it finishes what it holds and exits 0.
+    const stopped = others[Math.floor(r() * 2)]!;
+    await workers[stopped]!.waitFor(/taking probe jobs/);
+    workers[stopped]!.child.kill('SIGTERM');
     const codes = await Promise.all(others.map((i) => workers[i]!.exited));
     expect(codes).toEqual([0, 0]);
     const retriedBy = others.filter((i) => workers[i]!.lines.some((l) => l.includes(`job ${victimJob} completed`)));
     expect(retriedBy).toHaveLength(1);
+    expect(workers[stopped]!.lines.some((l) => /stopping after the current job/.test(l))).toBe(true);
 
     const load = await withDb(w.db, (s) => runQueuedProbe(w.ctx, s, { jobSize: 4 }));
     const pg = await jobStates(w.url);
     const slots = await onePerSlot(w.db);
     console.log(
-      `probe queue chaos: seed ${SEED}, killed worker ${victim} at request ${k} of job ${victimJob}; jobs ${JSON.stringify(pg.states)}; written back ${pg.checks.n} (distinct slots ${pg.checks.distinct_slots}); loaded ${load.load.inserted}; DuckDB checks ${slots[0]!.n} in ${slots[0]!.slots} slots of ${services.length} due`,
+      `probe queue chaos: seed ${SEED}, killed worker ${victim} at request ${k} of job ${victimJob}, SIGTERM to worker ${stopped}; jobs ${JSON.stringify(pg.states)}; written back ${pg.checks.n} (distinct slots ${pg.checks.distinct_slots}); loaded ${load.load.inserted}; DuckDB checks ${slots[0]!.n} in ${slots[0]!.slots} slots of ${services.length} due`,
     );
     expect(pg.states).toEqual([{ state: 'completed', n: 6, retried: 1 }]);
     expect(pg.checks).toEqual({ n: 24, distinct_slots: 24 });
@@ -386,9 +393,7 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     await heldWorker.waitFor(/not written back; it is retried after its lease/);
     await Promise.all(workers.map((x) => x.waitFor(/is unreachable/)));
     // The writer during the outage: one clean storage_unavailable, exit 2.
-    const down = await runCli(['--data', join(w.dir, 'writer'), '--config', w.config, '--now', NOW, 'probe', '--only', 'calls'], {
-      env: { ATLAS_SECRET: SECRET },
-    });
+    const down = await runCliInProcess(['--data', join(w.dir, 'writer'), '--config', w.config, '--now', NOW, 'probe', '--only', 'calls']);
     expect(down.code).toBe(2);
     expect(down.stderr.trim().split('\n')).toHaveLength(1);
     expect(down.stderr).toMatch(/unreachable/);
