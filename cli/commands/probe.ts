@@ -104,6 +104,8 @@ export function register(program: Command): void {
         // A run over calls and documentation is one run per probe job (PROBE_JOBS), each under its own
         // kind; a worker writes one batch file of one run.
         const queued = out === undefined && ctx.config.cluster.postgres !== undefined && probeOpts.only !== 'documentation';
+        if (queued && shard !== undefined)
+          throw new AtlasError('bad_usage', '--shard needs --out when cluster.postgres is set (the queue spreads the work itself)');
         if (queued) {
           const q = await withStore(ctx.paths.db, async (store) => {
             await migrate(store, ctx.clock());
@@ -178,7 +180,12 @@ async function probeWorker(ctx: Context, o: ProbeCliOptions): Promise<void> {
       stop: stop.signal,
       probe: { concurrency: o.concurrency, timeoutMs: o.timeoutMs, allowPrivate: o.allowPrivate ? true : undefined },
     });
-    ctx.log.info(`worker: done, ${s.jobs} jobs, ${s.checks} checks (${s.written} new), ${s.abandoned} left to their lease`, { ...s });
+    const usage = process.resourceUsage();
+    ctx.log.info(`worker: done, ${s.jobs} jobs, ${s.checks} checks (${s.written} new), ${s.abandoned} left to their lease`, {
+      ...s,
+      max_rss_bytes: usage.maxRSS * 1024,
+      cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000),
+    });
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);

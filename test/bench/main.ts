@@ -3,7 +3,19 @@
  * in the same process, never as timed assertions in tests. Each benchmark module exports
  * `run(args: string[]): Promise<void>` and prints its own figures.
  */
-const BENCHES = ['probe', 'compute', 'serve', 'realdata', 'html-text', 'retention', 'publish', 'soak', 'cycle', 'hostile'] as const;
+const BENCHES = [
+  'probe',
+  'compute',
+  'serve',
+  'realdata',
+  'html-text',
+  'retention',
+  'publish',
+  'soak',
+  'cycle',
+  'hostile',
+  'queue',
+] as const;
 type BenchName = (typeof BENCHES)[number];
 
 async function main(argv: string[]): Promise<number> {

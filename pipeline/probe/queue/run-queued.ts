@@ -22,7 +22,7 @@ export interface QueuedProbeSummary {
   runId: string;
   kind: 'probe';
   startedAt: string;
-  load: QueueLoadSummary;
+  load: QueueLoadSummary & { ms: number };
   enqueue: EnqueueSummary;
   leaseSeconds: number;
   durationMs: number;
@@ -41,7 +41,7 @@ export async function runQueuedProbe(ctx: Context, store: Store, opts: QueuedPro
   const cluster = openCluster(url, { max: 2, applicationName: 'atlas writer' });
   const t0 = performance.now();
   try {
-    const load = await loadQueuedChecks(store, cluster);
+    const load = { ...(await loadQueuedChecks(store, cluster)), ms: performance.now() - t0 };
     const h = await startBoss(cluster);
     try {
       const startedAt = ctx.clock();
