@@ -279,9 +279,13 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     expect(first.enqueue.enqueued).toBe(services.length);
     expect(first.enqueue.jobs).toBe(Math.ceil(services.length / 3));
     // A second enqueue in the same slot (a second cycle, a re-run after a crash) adds nothing.
-    const again = await withDb(w.db, (s) => runQueuedProbe(w.ctx, s, { jobSize: 3 }));
-    expect(again.enqueue).toMatchObject({ due: services.length, enqueued: 0, jobs: 0, held: services.length });
-
+    const again = await runCliInProcess(['--data', join(w.dir, 'writer'), '--config', w.config, '--now', NOW, 'probe', '--only', 'calls']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^probe: loaded 0 checks from the queue \\(0 new\\), ${services.length} due, 0 enqueued in 0 jobs \\(lease 600 s\\), ${services.length} already queued or done, run probe_`,
+      ),
+    );
     const workers = [0, 1, 2].map((i) => startWorker(i, w.config, w.dir));
     const codes = await Promise.all(workers.map((x) => x.exited));
     expect(codes, workers.map((x) => x.lines.slice(-3).join(' | ')).join('\n')).toEqual([0, 0, 0]);
