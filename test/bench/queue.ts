@@ -204,8 +204,10 @@ export async function run(args: string[]): Promise<void> {
     loaded += last.loaded ?? 0;
     loadMs.push(last.loadMs ?? 0);
     const disk = await cluster.query<{ rel: string; bytes: string }>(
-      // pgboss.job is partitioned by queue: its size is its partitions' (the parent itself holds nothing).
-      `SELECT rel, (SELECT sum(pg_total_relation_size(t.relid)) FROM pg_partition_tree(rel::regclass) t)::text AS bytes
+      // pgboss.job is partitioned by queue: its size is its partitions' (the parent itself holds nothing);
+      // pg_partition_tree has no rows for a plain table.
+      `SELECT rel, COALESCE((SELECT sum(pg_total_relation_size(t.relid)) FROM pg_partition_tree(rel::regclass) t),
+                            pg_total_relation_size(rel::regclass))::text AS bytes
        FROM unnest(ARRAY['atlas.probe_checks', 'atlas.probe_queued', 'pgboss.job', 'pgboss.archive']) AS rel`,
     );
     const rows = (await cluster.query<{ n: number }>('SELECT count(*)::integer AS n FROM atlas.probe_checks')).rows[0]!.n;
