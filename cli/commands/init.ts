@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { migrateCluster, openCluster } from '../../pipeline/cluster/index.ts';
+import { BOSS_SCHEMA, migrateQueue, PROBE_QUEUE } from '../../pipeline/probe/queue/index.ts';
 import { migrate, withStore } from '../../pipeline/store/index.ts';
 import { action } from './util.ts';
 
@@ -23,6 +24,14 @@ export function register(program: Command): void {
           ctx.log.info(
             done.length ? `migrated PostgreSQL ${cluster.where}: ${done.join(', ')}` : `PostgreSQL ${cluster.where} is up to date`,
             { applied: done.length },
+          );
+          // pg-boss's own schema and the probe queue, in order after ours (pipeline/probe/queue/boss.ts).
+          const q = await migrateQueue(cluster);
+          ctx.log.info(
+            q.from === q.to
+              ? `probe queue: pg-boss schema ${BOSS_SCHEMA} is up to date (version ${q.to})${q.queueCreated ? `, queue ${PROBE_QUEUE} created` : ''}`
+              : `probe queue: pg-boss schema ${BOSS_SCHEMA} ${q.from === null ? 'created' : `migrated from version ${q.from}`} (version ${q.to})${q.queueCreated ? `, queue ${PROBE_QUEUE} created` : ''}`,
+            { queue_schema_from: q.from, queue_schema_to: q.to, queue_created: q.queueCreated },
           );
         } finally {
           await cluster.close();

@@ -6,6 +6,7 @@ import { ingestInbox } from '../inbox/index.ts';
 import { ingestListings, ingestMcp, ingestX402 } from '../ingest/index.ts';
 import { runModeration } from '../moderation/index.ts';
 import { PROBE_JOBS, runProbe } from '../probe/index.ts';
+import { runQueuedProbe } from '../probe/queue/index.ts';
 import { freezeDueReports } from '../reports/index.ts';
 import { lastRunAt, migrate, refreshSnapshot, type Run, runArchive, type Store, withRun } from '../store/index.ts';
 import { publish, type PublishResult } from '../publish/index.ts';
@@ -106,13 +107,17 @@ async function cycleSteps(ctx: Context, store: Store, opts: CycleOptions, now: D
 
   // Calls, then documentation pages: one run per probe job, each recorded under its own kind
   // (PROBE_JOBS), every cycle; each finds what is due itself. A failing job does not stop the other.
+  // With cluster.postgres set, the calls go through the probe queue instead (pipeline/probe/queue):
+  // this step loads what workers wrote back and enqueues what is due now.
   for (const job of PROBE_JOBS) {
     await step(job.kind, true, async () =>
-      runProbe(ctx, store, {
-        ...(opts.probe ?? {}),
-        only: job.only,
-        ...(job.kind === 'docs' ? { onDocumentation: createDocumentationSink(ctx, store) } : {}),
-      }),
+      job.kind === 'probe' && ctx.config.cluster.postgres !== undefined
+        ? runQueuedProbe(ctx, store, { ...(opts.probe ?? {}) })
+        : runProbe(ctx, store, {
+            ...(opts.probe ?? {}),
+            only: job.only,
+            ...(job.kind === 'docs' ? { onDocumentation: createDocumentationSink(ctx, store) } : {}),
+          }),
     );
   }
 

@@ -5,7 +5,7 @@ import type { Context } from '../core/context.ts';
 import { AtlasError, formatIssues } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
 import { type CheckRow, CheckWriter } from './check-writer.ts';
-import { selectDue, type OnlyKind } from './due.ts';
+import { type DueOperation, selectDue, type OnlyKind } from './due.ts';
 import { hostOf, runPerHost } from './host-scheduler.ts';
 import { probeRunKind } from './jobs.ts';
 import { probeOne, type ProbeOutcome } from './probe-one.ts';
@@ -179,21 +179,39 @@ export function runSummary(
  * Memory: an outcome (response headers and body) is dropped as soon as its row is handed to the sink;
  * only documentation pages keep their body until the docs feed has taken it.
  */
-export async function probeDue(
+export interface ProbeWork {
+  runId: string;
+  startedAt: Date;
+  counts: RunCounts;
+  set: ProbeSettings;
+  sink: CheckSink;
+  stored: () => Promise<Partial<RunCounts>>;
+}
+
+export function probeDue(ctx: Context, store: Store, opts: ProbeOptions, p: ProbeWork): Promise<number> {
+  return probeOperations(ctx, opts, p, () =>
+    selectDue(store, p.startedAt, {
+      all: opts.all,
+      only: p.set.only,
+      shard: opts.shard,
+      spreadMinutes: ctx.config.probe.spreadMinutes,
+    }),
+  );
+}
+
+/**
+ * The probing half of `probeDue`, for a due list from anywhere: the database (probeDue) or a queued
+ * job's payload (pipeline/probe/queue: a worker has no database). Same engine, pass rules, guard,
+ * timeouts and per-host limits either way.
+ */
+export async function probeOperations(
   ctx: Context,
-  store: Store,
   opts: ProbeOptions,
-  p: {
-    runId: string;
-    startedAt: Date;
-    counts: RunCounts;
-    set: ProbeSettings;
-    sink: CheckSink;
-    stored: () => Promise<Partial<RunCounts>>;
-  },
+  p: ProbeWork,
+  selectOperations: () => Promise<DueOperation[]>,
 ): Promise<number> {
-  const { runId, startedAt, counts, sink } = p;
-  const { only, concurrency, timeoutMs, allowPrivate } = p.set;
+  const { runId, counts, sink } = p;
+  const { concurrency, timeoutMs, allowPrivate } = p.set;
   const cfg = ctx.config.probe;
   const agent = opts.fetcher
     ? null
@@ -219,12 +237,7 @@ export async function probeDue(
   let progress: ReturnType<typeof createProgress> | null = null;
   let error: unknown = null;
   try {
-    const due = await selectDue(store, startedAt, {
-      all: opts.all,
-      only,
-      shard: opts.shard,
-      spreadMinutes: ctx.config.probe.spreadMinutes,
-    });
+    const due = await selectOperations();
     counts.due = due.length;
     progress = createProgress({ total: due.length, tty: !!opts.tty, log: ctx.log });
     const prog = progress;

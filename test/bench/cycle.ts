@@ -38,7 +38,7 @@ const MIX = [
 ] as const;
 
 /** Services, operations and three passing checks per operation (the slot before `start` and the two before it). */
-async function seed(dir: string, endpoints: Endpoint[], start: Date, spread: number): Promise<void> {
+export async function seed(dir: string, endpoints: Endpoint[], start: Date, spread: number): Promise<void> {
   const file = join(dir, 'seed.ndjson');
   const lines: string[] = [];
   let k = 0;

@@ -15,6 +15,7 @@ const BENCHES = [
   'cycle',
   'hostile',
   'writes',
+  'queue',
 ] as const;
 type BenchName = (typeof BENCHES)[number];
 

@@ -79,6 +79,8 @@ const TermsLine = z.strictObject({
 });
 
 const Entry = z.strictObject({ check: CheckLine, terms: TermsLine.nullable() });
+/** One check and its terms in the record shape: also what probe workers write back through PostgreSQL (pipeline/probe/queue). */
+export const BatchEntrySchema = Entry;
 
 /** The worker run's `runs` row, plus the number of check lines before it (the torn-file check). */
 export const BatchRun = z.strictObject({

@@ -51,6 +51,7 @@ describe('atlas probe (CLI)', () => {
         ['--concurrency', '0'],
         ['--shard', '3/3'],
         ['--only', 'docs'],
+        ['--worker'], // a queue worker needs cluster.postgres
       ].entries()) {
         const r = await (i === 0 ? runCli : runCliInProcess)([...base, 'probe', ...bad]);
         expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
