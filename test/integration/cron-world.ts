@@ -78,8 +78,15 @@ export interface CronWorld {
 /** The loopback service's listing (file `cron.json`, id svc_cron), its hosts under *.cron.test. */
 export const CRON_RESOLVE = { '*.cron.test': '127.0.0.1' };
 
-/** The world at a cycle cadence (default: the config's) whose clock starts at `start` (default START). */
-export async function cronWorld(everyMinutes?: number, start: number = START): Promise<CronWorld> {
+/**
+ * The world at a cycle cadence (default: the config's) whose clock starts at `start` (default START);
+ * `extraConfig` adds top-level config sections (e.g. `cluster`).
+ */
+export async function cronWorld(
+  everyMinutes?: number,
+  start: number = START,
+  extraConfig: Record<string, unknown> = {},
+): Promise<CronWorld> {
   const t = tempDir('atlas-status-cron-');
   const svc = await startService();
   const clock = testClock(new Date(start).toISOString());
@@ -87,6 +94,7 @@ export async function cronWorld(everyMinutes?: number, start: number = START): P
   const config = parseConfig({
     ...(everyMinutes === undefined ? {} : { cycle: { everyMinutes } }),
     probe: { resolve: CRON_RESOLVE, allowPrivate: true },
+    ...extraConfig,
   });
   const cadenceMs = config.cycle.everyMinutes * MIN;
   const ctx = makeContext(t.dir, { clock, config });
