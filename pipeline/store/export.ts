@@ -68,6 +68,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
 export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   keys: 'API key hashes and the requesters’ labels and contact',
   archive_files: 'bookkeeping of the check archive (paths under the data folder); the archived rows are exported in checks',
+  cluster_inbox_watermark: 'bookkeeping of the load from PostgreSQL (a transaction id); the rows it loaded are exported in their tables',
 };
 
 export type ExportFormat = 'parquet' | 'csv';
