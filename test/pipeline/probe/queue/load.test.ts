@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Cluster, migrateCluster, openCluster } from '../../../../pipeline/cluster/index.ts';
 import type { CheckRecord } from '../../../../pipeline/probe/index.ts';
 import { loadQueuedChecks } from '../../../../pipeline/probe/queue/index.ts';
 import type { Store } from '../../../../pipeline/store/index.ts';
 import { withTestStore } from '../../../helpers/context.ts';
-import { postgresGate, startTestPostgres, type TestPostgres } from '../../../helpers/postgres.ts';
+import { postgresGate, useTestPostgres } from '../../../helpers/postgres.ts';
 import { seedServices } from '../seed.ts';
 
 /**
@@ -39,13 +39,7 @@ const INSERT = `INSERT INTO atlas.probe_checks (service_id, operation, slot, run
   VALUES ($1, 'primary', $2::timestamptz, 'probe_20261125T121000Z_0a0b0c0d', '00000000-0000-4000-8000-000000000001', $3::json)`;
 
 describe.skipIf(!gate.present)('probe queue: the writer loads written-back checks once each', () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 30_000);
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestPostgres();
 
   async function setup(store: Store, n: number): Promise<Cluster> {
     await seedServices(

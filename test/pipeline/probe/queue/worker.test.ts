@@ -8,6 +8,7 @@ import { openCluster } from '../../../../pipeline/cluster/index.ts';
 import { parseConfig } from '../../../../pipeline/core/config.ts';
 import { PROJECT_ROOT } from '../../../../pipeline/core/paths.ts';
 import { fleetConfig, startFleet, type Fleet } from '../../../../pipeline/fleet/index.ts';
+import { mulberry32 } from '../../../../pipeline/fleet/prng.ts';
 import { runProbe } from '../../../../pipeline/probe/index.ts';
 import { runQueuedProbe } from '../../../../pipeline/probe/queue/index.ts';
 import { openStore, type Store } from '../../../../pipeline/store/index.ts';
@@ -32,18 +33,6 @@ const FIXED_SEED = 20261127;
 const SEED_ENV = process.env.ATLAS_CHAOS_SEED;
 const SEED = SEED_ENV === 'random' ? Math.floor(Math.random() * 2 ** 31) : SEED_ENV ? Number(SEED_ENV) : FIXED_SEED;
 const SECRET = 'test-secret-0123456789abcdef'; // the test context's: workers hash payTo like the writer
-
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A loopback endpoint answering x402 v2 402s, which can hold one chosen request (by User-Agent, the
@@ -342,7 +331,7 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
   }, 120_000);
 
   it(`a worker SIGKILLed mid-job (seed ${SEED}): its job is retried after its lease and done by another; none lost or left leased`, async () => {
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     const victim = Math.floor(r() * 3);
     const k = 1 + Math.floor(r() * 4); // the victim's k-th request, inside its first job of 4
     const services = holdServices(24);
