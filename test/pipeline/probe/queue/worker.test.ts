@@ -1,22 +1,27 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openCluster } from '../../../../pipeline/cluster/index.ts';
-import { parseConfig } from '../../../../pipeline/core/config.ts';
-import { PROJECT_ROOT } from '../../../../pipeline/core/paths.ts';
-import { fleetConfig, startFleet, type Fleet } from '../../../../pipeline/fleet/index.ts';
+import { type Fleet, fleetConfig, startFleet } from '../../../../pipeline/fleet/index.ts';
 import { mulberry32 } from '../../../../pipeline/fleet/prng.ts';
 import { runProbe } from '../../../../pipeline/probe/index.ts';
 import { runQueuedProbe } from '../../../../pipeline/probe/queue/index.ts';
-import { openStore, type Store } from '../../../../pipeline/store/index.ts';
+import { chaosSeed } from '../../../helpers/chaos-seed.ts';
 import { runCli, runCliInProcess } from '../../../helpers/cli.ts';
-import { makeContext, openTestStore, tempDir, testClock } from '../../../helpers/context.ts';
+import { makeContext, tempDir, testClock } from '../../../helpers/context.ts';
 import { postgresGate, startTestPostgres, type TestPostgres } from '../../../helpers/postgres.ts';
-import { BEHAVIOURS } from '../behaviour-server.ts';
-import { seedServices, type SeedService } from '../seed.ts';
+import {
+  type HoldServer,
+  holdServices as holdServicesOn,
+  jobStates,
+  onePerSlot,
+  reapWorkers,
+  startHoldServer,
+  startWorker as startWorkerAt,
+  type Worker,
+  withDb,
+  writerWorld,
+} from '../../../helpers/probe-workers.ts';
+import type { SeedService } from '../seed.ts';
 
 /**
  * The probe queue end to end (issue 26 item 3): a real PostgreSQL, the writer's enqueue and load
@@ -29,136 +34,7 @@ import { seedServices, type SeedService } from '../seed.ts';
  */
 const gate = postgresGate('probe queue workers');
 const NOW = '2026-11-25T12:10:00Z';
-const FIXED_SEED = 20261127;
-const SEED_ENV = process.env.ATLAS_CHAOS_SEED;
-const SEED = SEED_ENV === 'random' ? Math.floor(Math.random() * 2 ** 31) : SEED_ENV ? Number(SEED_ENV) : FIXED_SEED;
-const SECRET = 'test-secret-0123456789abcdef'; // the test context's: workers hash payTo like the writer
-
-/**
- * A loopback endpoint answering x402 v2 402s, which can hold one chosen request (by User-Agent, the
- * k-th from that agent) unanswered until released: a worker holding it is provably mid-job.
- */
-interface HoldServer {
-  port: number;
-  /** Hold the k-th request of agent `ua` ('*': of any agent, counted together); resolves with its agent. */
-  hold(ua: string, k: number): Promise<string>;
-  release(): void;
-  close(): Promise<void>;
-}
-
-async function startHoldServer(): Promise<HoldServer> {
-  const seen = new Map<string, number>();
-  let rule: { ua: string; k: number; reached: (ua: string) => void } | null = null;
-  const held: ServerResponse[] = [];
-  let releasedAll = false;
-  const answer = (q: IncomingMessage, r: ServerResponse) => BEHAVIOURS['x402-v2']!(q, r);
-  const srv: Server = createServer((q, r) => {
-    const ua = String(q.headers['user-agent'] ?? '').split(' ')[0]!; // the configured agent, without the contact URL
-    const key = rule?.ua === '*' ? '*' : ua;
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    if (!releasedAll && rule && rule.ua === key && rule.k === n) {
-      held.push(r);
-      (r as ServerResponse & { q?: IncomingMessage }).q = q;
-      rule.reached(ua);
-      return;
-    }
-    answer(q, r);
-  });
-  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
-  return {
-    port: (srv.address() as AddressInfo).port,
-    hold: (ua, k) =>
-      new Promise<string>((reached) => {
-        seen.clear();
-        releasedAll = false;
-        rule = { ua, k, reached };
-      }),
-    release() {
-      releasedAll = true;
-      for (const r of held.splice(0)) answer((r as ServerResponse & { q: IncomingMessage }).q, r);
-    },
-    close: () =>
-      new Promise<void>((res) => {
-        srv.closeAllConnections();
-        srv.close(() => res());
-      }),
-  };
-}
-
-interface Worker {
-  child: ChildProcess;
-  ua: string;
-  lines: string[];
-  exited: Promise<number | null>;
-  waitFor(re: RegExp): Promise<string>;
-}
-
-/** Every worker started by the running test: printed when it fails, killed if still running. */
-const started: Worker[] = [];
-
-function startWorker(i: number, config: string, dataDir: string, extra: string[] = []): Worker {
-  const ua = `AtlasQueueTest/worker-${i}`;
-  const data = join(dataDir, `worker-${i}`);
-  mkdirSync(data, { recursive: true });
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(PROJECT_ROOT, 'cli', 'main.ts'),
-      '--data',
-      data,
-      '--config',
-      config,
-      '--now',
-      NOW,
-      'probe',
-      '--worker',
-      '--until-empty',
-      '--maintenance-seconds',
-      '1',
-      '--poll-ms',
-      '100',
-      ...extra,
-    ],
-    { cwd: PROJECT_ROOT, env: { ...process.env, ATLAS_SECRET: SECRET, ATLAS_USER_AGENT: ua }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const lines: string[] = [];
-  const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
-  let buf = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    buf += d.toString('utf8');
-    let nl = buf.indexOf('\n');
-    while (nl >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      lines.push(line);
-      for (const w of waiters.splice(0)) {
-        if (w.re.test(line)) w.resolve(line);
-        else waiters.push(w);
-      }
-      nl = buf.indexOf('\n');
-    }
-  });
-  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-  const w: Worker = {
-    child,
-    ua,
-    lines,
-    exited,
-    waitFor: (re) => {
-      const hit = lines.find((l) => re.test(l));
-      if (hit) return Promise.resolve(hit);
-      return new Promise((resolve, reject) => {
-        waiters.push({ re, resolve });
-        void exited.then(() => reject(new Error(`worker ${i} exited before ${re}: ${lines.slice(-5).join(' | ')}`)));
-      });
-    },
-  };
-  started.push(w);
-  return w;
-}
+const SEED = chaosSeed();
 
 describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker processes probe, the writer loads', () => {
   let server: TestPostgres;
@@ -174,81 +50,30 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
       startHoldServer(),
     ]);
   }, 30_000);
-  afterEach((c) => {
-    for (const w of started.splice(0)) {
-      if (c.task.result?.state === 'fail') console.log(`${w.ua}:\n  ${w.lines.join('\n  ')}`);
-      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-    }
-  });
+  afterEach(reapWorkers);
   afterAll(async () => {
     await Promise.all([server?.close(), fleet?.close(), hold?.close()]);
     t.cleanup();
   });
 
-  /** A writer data folder seeded with `services`, a config with cluster.postgres, a migrated cluster. */
+  /** A writer world under `name`: the fleet's probe config, a fresh database, `atlas init` run. */
   async function world(name: string, services: SeedService[], timeoutMs = 5000) {
-    const url = await server.database();
-    const dir = join(t.dir, name);
-    const store = await openTestStore(join(dir, 'writer'));
-    try {
-      await seedServices(store, services);
-    } finally {
-      store.close();
-    }
     const fc = fleetConfig(fleet);
-    const cfg = {
-      ...fc,
-      probe: { ...fc.probe, timeoutMs, resolve: { ...fc.probe.resolve, '*.t.test': '127.0.0.1' } },
-      cluster: { postgres: url },
-    };
-    const config = join(dir, 'atlas.config.json');
-    writeFileSync(config, JSON.stringify(cfg));
+    const config = { ...fc, probe: { ...fc.probe, timeoutMs, resolve: { ...fc.probe.resolve, '*.t.test': '127.0.0.1' } } };
     // `atlas init` as a real process once; the other worlds through the same main() in this process.
-    const initArgs = ['--data', join(dir, 'writer'), '--config', config, 'init'];
-    const init = await (name === 'equal' ? runCli(initArgs) : runCliInProcess(initArgs));
-    expect(init.code, init.stderr).toBe(0);
-    expect(init.stderr).toMatch(/migrated PostgreSQL .*020_probe_queue/);
-    expect(init.stderr).toMatch(/probe queue: pg-boss schema pgboss created \(version \d+\), queue atlas-probe created/);
-    const ctx = makeContext(join(dir, 'writer'), { clock, config: parseConfig(cfg) });
-    return { url, dir, config, ctx, db: join(dir, 'writer', 'atlas.duckdb') };
+    const w = await writerWorld({
+      dir: join(t.dir, name),
+      url: await server.database(),
+      services,
+      config,
+      clock,
+      init: name === 'equal' ? runCli : runCliInProcess,
+    });
+    return { ...w, dir: join(t.dir, name) };
   }
 
-  const holdServices = (n: number): SeedService[] =>
-    Array.from({ length: n }, (_, i) => ({
-      id: `cand_h${String(i).padStart(2, '0')}`,
-      ops: [{ url: `http://hold.t.test:${hold.port}/s${i}`, rule: 'x402-mainnet/2' as const }],
-    }));
-
-  async function withDb<T>(path: string, fn: (s: Store) => Promise<T>): Promise<T> {
-    const s = await openStore(path);
-    try {
-      return await fn(s);
-    } finally {
-      s.close();
-    }
-  }
-
-  async function jobStates(url: string) {
-    const c = openCluster(url);
-    try {
-      const r = await c.query<{ state: string; n: number; retried: number }>(
-        "SELECT state::text, count(*)::integer AS n, count(*) FILTER (WHERE retry_count > 0)::integer AS retried FROM pgboss.job WHERE name = 'atlas-probe' GROUP BY state ORDER BY state",
-      );
-      const rows = await c.query<{ n: number; distinct_slots: number }>(
-        'SELECT count(*)::integer AS n, count(DISTINCT (service_id, operation, slot))::integer AS distinct_slots FROM atlas.probe_checks',
-      );
-      return { states: r.rows, checks: rows.rows[0]! };
-    } finally {
-      await c.close();
-    }
-  }
-
-  const onePerSlot = (db: string) =>
-    withDb(db, (s) =>
-      s.all<{ n: number; slots: number }>(
-        'SELECT count(*)::INTEGER AS n, count(DISTINCT (service_id, operation, slot))::INTEGER AS slots FROM checks',
-      ),
-    );
+  const holdServices = (n: number) => holdServicesOn(hold.port, n);
+  const startWorker = (i: number, config: string, dir: string) => startWorkerAt(i, { config, dataDir: dir, now: NOW });
 
   it('three workers: every due call checked once, loaded once; the same checks, terms and run counts as a local run', async () => {
     const services: SeedService[] = fleet.endpoints
@@ -338,7 +163,7 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     const w = await world('kill', services);
     const q = await withDb(w.db, (s) => runQueuedProbe(w.ctx, s, { jobSize: 4, leaseSeconds: 2 }));
     expect(q.enqueue.jobs).toBe(6);
-    const heldUp = hold.hold(`AtlasQueueTest/worker-${victim}`, k);
+    const heldUp = hold.hold(`AtlasQueueTest/worker-${victim}`, k).reached;
     // The victim starts first, so it surely claims a job; the others start once it has.
     const workers: Worker[] = [];
     workers[victim] = startWorker(victim, w.config, w.dir);
@@ -377,7 +202,7 @@ describe.skipIf(!gate.present)('probe queue: the writer enqueues, three worker p
     const q = await withDb(w.db, (s) => runQueuedProbe(w.ctx, s, { jobSize: 4, leaseSeconds: 2 }));
     expect(q.enqueue.jobs).toBe(3);
     // Whichever worker sends the first request is held there (mid-job) while PostgreSQL stops.
-    const heldUp = hold.hold('*', 1);
+    const heldUp = hold.hold('*', 1).reached;
     const workers = [0, 1, 2].map((i) => startWorker(i, w.config, w.dir));
     const heldAgent = await heldUp;
     await server.stop();
