@@ -213,7 +213,7 @@ export async function withDb<T>(path: string, fn: (s: Store) => Promise<T>): Pro
   }
 }
 
-/** The probe jobs by state (with how many were retried) and the checks written back, in PostgreSQL. */
+/** The probe jobs by state (with how many were retried, and which) and the checks written back, in PostgreSQL. */
 export async function jobStates(url: string) {
   const c = openCluster(url);
   try {
@@ -223,7 +223,8 @@ export async function jobStates(url: string) {
     const rows = await c.query<{ n: number; distinct_slots: number }>(
       'SELECT count(*)::integer AS n, count(DISTINCT (service_id, operation, slot))::integer AS distinct_slots FROM atlas.probe_checks',
     );
-    return { states: r.rows, checks: rows.rows[0]! };
+    const again = await c.query<{ id: string }>("SELECT id::text FROM pgboss.job WHERE name = 'atlas-probe' AND retry_count > 0");
+    return { states: r.rows, checks: rows.rows[0]!, retriedIds: again.rows.map((x) => x.id) };
   } finally {
     await c.close();
   }
