@@ -1,28 +1,15 @@
 import type { Cluster } from '../core/postgres.ts';
-import type { KeyRecord, OutcomeRecord } from '../../site/contract/inbox-records.ts';
+import {
+  type InboxKind,
+  type InboxRecordByKind,
+  type KeyRecord,
+  type OutcomeRecord,
+  recordColumns,
+} from '../../site/contract/inbox-records.ts';
 
-const KEY_COLUMNS: [keyof KeyRecord, string][] = [
-  ['key_id', 'text'],
-  ['key_hash', 'text'],
-  ['label', 'text'],
-  ['contact', 'text'],
-  ['created_at', 'timestamptz'],
-  ['address_hash', 'text'],
-];
-const OUTCOME_COLUMNS: [keyof OutcomeRecord, string][] = [
-  ['id', 'text'],
-  ['key_id', 'text'],
-  ['idempotency_key', 'text'],
-  ['service_id', 'text'],
-  ['referral_id', 'text'],
-  ['outcome', 'text'],
-  ['failure_kind', 'text'],
-  ['operation', 'text'],
-  ['task_category', 'text'],
-  ['reported_at', 'timestamptz'],
-  ['received_at', 'timestamptz'],
-  ['moderation', 'text'],
-];
+/** PostgreSQL types of a record's columns (migration 010_writes): times are timestamptz. */
+const pgColumns = <K extends InboxKind>(kind: K): [keyof InboxRecordByKind[K], string][] =>
+  recordColumns(kind).map((c) => [c.name, c.time ? 'timestamptz' : 'text']);
 
 /** One INSERT … SELECT FROM unnest(arrays) that skips rows conflicting with any unique constraint. */
 function insertMany<R>(table: string, cols: [keyof R, string][], rows: R[]): { sql: string; params: unknown[][] } {
@@ -49,8 +36,8 @@ export async function carryLogsToCluster(
   if (!keys.length && !outcomes.length) return { keys: 0, outcomes: 0 };
   const ordered = [...outcomes].sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at));
   return cluster.transaction(async (c) => {
-    const k = insertMany('keys', KEY_COLUMNS, keys);
-    const o = insertMany('outcomes', OUTCOME_COLUMNS, ordered);
+    const k = insertMany('keys', pgColumns('keys'), keys);
+    const o = insertMany('outcomes', pgColumns('outcomes'), ordered);
     const kr = await c.query(k.sql, k.params);
     const or = await c.query(o.sql, o.params);
     return { keys: kr.rowCount ?? 0, outcomes: or.rowCount ?? 0 };

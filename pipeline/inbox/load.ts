@@ -1,12 +1,11 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import type { Store } from '../store/store.ts';
 import { openCluster } from '../core/postgres.ts';
 import { carryLogsToCluster } from './cluster-carry.ts';
 import { readClusterWrites } from './cluster-read.ts';
 import { readInbox } from './read.ts';
-import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, RECORD_SCHEMAS, Time } from '../../site/contract/inbox-records.ts';
+import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, recordColumns } from '../../site/contract/inbox-records.ts';
 
 /**
  * `atlas ingest inbox`: load the server's append logs (every replica's file), and with
@@ -27,19 +26,10 @@ export interface KindSummary {
   skipped: number;
 }
 
-/**
- * Columns of each kind's table, in the order of its record schema (site/contract/inbox-records.ts): a time
- * member (schema Time, nullable or not) is a TIMESTAMP, every other member a VARCHAR.
- */
-const columnsOf = (schema: z.ZodObject): { name: string; type: string }[] =>
-  Object.entries(schema.shape).map(([name, field]) => {
-    const inner = field instanceof z.ZodNullable ? field.unwrap() : field;
-    return { name, type: inner === Time ? 'TIMESTAMP' : 'VARCHAR' };
-  });
-const COLUMNS = Object.fromEntries(INBOX_KINDS.map((k) => [k, columnsOf(RECORD_SCHEMAS[k])])) as Record<
-  InboxKind,
-  { name: string; type: string }[]
->;
+/** Columns of each kind's DuckDB table: a time member is a TIMESTAMP, every other member a VARCHAR. */
+const COLUMNS = Object.fromEntries(
+  INBOX_KINDS.map((k) => [k, recordColumns(k).map((c) => ({ name: String(c.name), type: c.time ? 'TIMESTAMP' : 'VARCHAR' }))]),
+) as Record<InboxKind, { name: string; type: string }[]>;
 
 const ID_COLUMN: Record<InboxKind, string> = { keys: 'key_id', outcomes: 'id', feedback: 'id' };
 const BATCH = 200;

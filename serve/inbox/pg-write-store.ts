@@ -6,42 +6,19 @@ import {
   type KeyRecord,
   type OutcomeRecord,
   OutcomeRecordSchema,
+  recordColumns,
 } from '../../site/contract/inbox-records.ts';
 import { utcDay } from './daily-counter.ts';
 import type { FollowOptions } from './write-store.ts';
 import type { Writes } from './writes.ts';
 
-const OUTCOME_COLUMNS = [
-  'id',
-  'key_id',
-  'idempotency_key',
-  'service_id',
-  'referral_id',
-  'outcome',
-  'failure_kind',
-  'operation',
-  'task_category',
-  'reported_at',
-  'received_at',
-  'moderation',
-] as const satisfies readonly (keyof OutcomeRecord)[];
-const KEY_COLUMNS = [
-  'key_id',
-  'key_hash',
-  'label',
-  'contact',
-  'created_at',
-  'address_hash',
-] as const satisfies readonly (keyof KeyRecord)[];
-const FEEDBACK_COLUMNS = [
-  'id',
-  'kind',
-  'note',
-  'about',
-  'contact',
-  'received_at',
-  'address_hash',
-] as const satisfies readonly (keyof FeedbackRecord)[];
+const names = <K extends InboxKind>(kind: K) => recordColumns(kind).map((c) => c.name);
+const OUTCOME_COLUMNS = names('outcomes');
+const KEY_COLUMNS = names('keys');
+const FEEDBACK_COLUMNS = names('feedback');
+const TIME_COLUMNS = recordColumns('outcomes')
+  .filter((c) => c.time)
+  .map((c) => c.name);
 
 const insertSql = (table: string, cols: readonly string[], tail = '') =>
   `INSERT INTO atlas.${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})${tail}`;
@@ -201,5 +178,7 @@ const iso = (v: unknown): string | null => (v === null || v === undefined ? null
 
 /** A row of atlas.outcomes as the inbox record (timestamptz comes back as a Date). */
 function outcomeFromRow(row: Record<string, unknown>): OutcomeRecord {
-  return OutcomeRecordSchema.parse({ ...row, reported_at: iso(row.reported_at), received_at: iso(row.received_at) });
+  const out: Record<string, unknown> = { ...row };
+  for (const c of TIME_COLUMNS) out[c] = iso(row[c]);
+  return OutcomeRecordSchema.parse(out);
 }

@@ -65,6 +65,24 @@ export interface InboxRecordByKind {
   feedback: FeedbackRecord;
 }
 
+/** A member of a record schema as a stored column: `time` members (schema Time) are timestamps. */
+export interface RecordColumn<K extends InboxKind> {
+  name: keyof InboxRecordByKind[K] & string;
+  time: boolean;
+}
+
+/**
+ * The columns of each kind, in the order of its record schema: the one list every store of the
+ * records uses (the DuckDB tables, the PostgreSQL tables of the replicas), so a member added to a
+ * schema reaches every store or fails their agreement tests.
+ */
+export function recordColumns<K extends InboxKind>(kind: K): RecordColumn<K>[] {
+  return Object.entries(RECORD_SCHEMAS[kind].shape).map(([name, field]) => {
+    const inner = field instanceof z.ZodNullable ? field.unwrap() : field;
+    return { name: name as RecordColumn<K>['name'], time: inner === Time };
+  });
+}
+
 /**
  * One log line as a record of `kind`, or null when it is not one (not JSON, or not the kind's
  * schema): the one parse shared by `atlas ingest inbox` and the server (at start and when it

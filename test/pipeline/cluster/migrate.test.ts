@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AtlasError } from '../../../pipeline/core/errors.ts';
 import { listClusterMigrations, migrateCluster, openCluster } from '../../../pipeline/cluster/index.ts';
+import { INBOX_KINDS, recordColumns } from '../../../site/contract/inbox-records.ts';
 import { postgresGate, useTestPostgres } from '../../helpers/postgres.ts';
 
 const gate = postgresGate('cluster schema migrations');
@@ -16,6 +17,27 @@ describe.skipIf(!gate.present)('cluster schema on a real PostgreSQL', () => {
       expect(await migrateCluster(cluster)).toEqual([]);
       const rows = await cluster.query<{ version: number }>('SELECT version FROM atlas.schema_migrations ORDER BY version');
       expect(rows.rows.map((r) => r.version)).toEqual(listClusterMigrations().map((m) => m.version));
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it("the replicas' tables hold exactly the members of the inbox record schemas, times as timestamptz", async () => {
+    const cluster = openCluster(await server.database());
+    try {
+      await migrateCluster(cluster);
+      for (const kind of INBOX_KINDS) {
+        const r = await cluster.query<{ column_name: string; data_type: string }>(
+          `SELECT column_name, data_type FROM information_schema.columns
+           WHERE table_schema = 'atlas' AND table_name = $1 AND column_name NOT IN ('seq', 'xid') ORDER BY ordinal_position`,
+          [kind],
+        );
+        const expected = recordColumns(kind).map((c) => ({
+          column_name: c.name,
+          data_type: c.time ? 'timestamp with time zone' : 'text',
+        }));
+        expect(r.rows, kind).toEqual(expected);
+      }
     } finally {
       await cluster.close();
     }
