@@ -40,6 +40,8 @@ import {
  *   inside its first job), a new worker started in its place;
  * - PostgreSQL stopped and started again, while a second seeded worker is mid-job: its request is
  *   answered once PostgreSQL is down, so its write-back fails and its job is left to its lease.
+ * Every worker process takes part: the three hold a job each before the bursts begin, and the third
+ * one goes on only once the replacement holds one (the kill comes before the outage).
  * Then the writer loads the queue's checks and `atlas ingest inbox` loads the replicas' writes, and
  * every invariant is checked at once: every 201 in DuckDB once, no report twice, no day limit
  * exceeded; every job completed (none lost, failed or left leased), one check per slot in PostgreSQL
@@ -87,32 +89,39 @@ describe.skipIf(!gate.present)('cluster chaos: three replicas and three probe wo
     const third = 3 - killed - stalled;
     const killHold = hold.hold(workerAgent(killed), 1 + Math.floor(rnd() * JOB_SIZE));
     const stallHold = hold.hold(workerAgent(stalled), 1 + Math.floor(rnd() * JOB_SIZE));
+    // The third worker is held too, until its replacement holds a job: every worker takes part.
+    const thirdHold = hold.hold(workerAgent(third), 1 + Math.floor(rnd() * JOB_SIZE));
     const points = new Set<number>();
     while (points.size < 4) points.add(1 + Math.floor(rnd() * (BURSTS - 2)));
-    const [replicaKillA, replicaKillB, workerKillAt, outageAt] = [...points];
+    const [replicaKillA, replicaKillB, ...last] = [...points];
+    // The worker kill comes before the outage: until then the other two are held, so jobs are left for the replacement.
+    const [workerKillAt, outageAt] = last.sort((a, b) => a - b);
 
     const replicasUp = startReplicas(join(tmp.dir, 'replicas'), w.config, NOW);
     const opts = { config: w.config, dataDir: tmp.dir, now: NOW };
     const workers: Worker[] = [];
-    // The two held workers start one after the other, each once the one before holds a job: each surely gets one.
+    // The workers start one after the other, each once the one before holds a job: each surely gets one.
     for (const i of [killed, stalled, third]) {
       workers[i] = startWorker(i, opts);
-      if (i !== third) await workers[i]!.waitFor(/job \S+ claimed/);
+      await workers[i]!.waitFor(/job \S+ claimed/);
     }
     const replicas = await replicasUp;
-    await Promise.all([killHold.reached, stallHold.reached]);
+    await Promise.all([killHold.reached, stallHold.reached, thirdHold.reached]);
     const claimed = async (i: number) => (await workers[i]!.waitFor(/job \S+ claimed/)).match(/job (\S+) claimed/)![1]!;
     // Usually two jobs; one when the second worker started after the first one's lease ran out and took its job.
     const [killedJob, stalledJob] = [await claimed(killed), await claimed(stalled)];
     const replacement = [] as Worker[];
     const client = replicaClient(rnd, replicas.servers);
 
-    // The worker killed mid-job: nothing of its job is written; a new worker takes its place.
+    // The worker killed mid-job: nothing of its job is written; a new worker takes its place and
+    // claims a job while the other two are still held; then the third worker goes on.
     const killWorker = async (burst: Promise<void>) => {
       workers[killed]!.child.kill('SIGKILL');
       expect(await workers[killed]!.exited).toBe(null);
       killHold.release();
       replacement.push(startWorker(3, opts));
+      await replacement[0]!.waitFor(/job \S+ claimed/);
+      thirdHold.release();
       await burst;
     };
     // PostgreSQL down: the stalled worker's request is answered now, so its write-back fails.
@@ -150,6 +159,8 @@ describe.skipIf(!gate.present)('cluster chaos: three replicas and three probe wo
             `checks written back ${jobs.checks.n} in ${jobs.checks.distinct_slots} slots, loaded ${load.load.inserted}, ` +
             `DuckDB checks ${slots.n} in ${slots.slots} slots of ${SERVICES} due`,
         );
+        // Every worker process, the replacement too, took at least one job.
+        expect([...workers, ...replacement].map((x) => x.lines.some((l) => /job \S+ claimed/.test(l)))).toEqual([true, true, true, true]);
         // No job lost, failed or left leased; the killed and the stalled jobs were retried.
         expect(jobs.states.map((s) => [s.state, s.n])).toEqual([['completed', q.enqueue.jobs]]);
         expect(jobs.retriedIds).toEqual(expect.arrayContaining([killedJob, stalledJob]));
@@ -160,5 +171,5 @@ describe.skipIf(!gate.present)('cluster chaos: three replicas and three probe wo
     } finally {
       tmp.cleanup();
     }
-  }, 90_000);
+  }, 180_000);
 });
