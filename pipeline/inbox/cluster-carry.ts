@@ -22,6 +22,7 @@ const OUTCOME_COLUMNS: [keyof OutcomeRecord, string][] = [
   ['reported_at', 'timestamptz'],
   ['received_at', 'timestamptz'],
   ['moderation', 'text'],
+  ['receipt', 'jsonb'],
 ];
 
 /** One INSERT … SELECT FROM unnest(arrays) that skips rows conflicting with any unique constraint. */

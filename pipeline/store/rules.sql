@@ -49,6 +49,8 @@
 -- moderation state of outcome reports     atlas_outcome_state_as_of(hi),           weekly reports, verify; publish
 --                                         atlas_outcome_counts(hi),                (service detail, moderation index),
 --                                         outcome_moderation_current               `atlas moderate`
+-- receipt state of outcome reports        atlas_outcome_state_as_of(hi)            the same (verdicts: outcome_receipt_checks,
+--   (outcome-receipt/1)                     .receipt_state                           made by `atlas ingest inbox`)
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -812,15 +814,28 @@ WITH d AS (
   WHERE m.decided_at <= hi
   QUALIFY row_number() OVER (PARTITION BY m.report_id ORDER BY (m.rule_version = 'operator') DESC, m.decided_at DESC, m.seq DESC) = 1
 )
+--
+-- Receipt state (rule outcome-receipt/1, site/contract/outcome-receipt.ts; migration 063): a report
+-- whose receipt was verified at or before hi is 'verified'; a report with a receipt that failed
+-- verification, or whose verdict was made after hi, is 'not_verified' (receipt_reason: the failed
+-- check, null while not checked yet); a report without a receipt is 'no_receipt'. Every report with a
+-- receipt has a row in outcome_receipt_checks (made in the transaction that loaded it), so presence
+-- is read from that table alone (the export leaves the raw receipt out). Moderation applies to every
+-- receipt state alike: the two are independent columns, never combined into one figure.
 SELECT o.id AS report_id, o.service_id, o.outcome, o.received_at,
-  coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at
+  coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at,
+  CASE WHEN rc.report_id IS NULL THEN 'no_receipt'
+       WHEN rc.state = 'verified' AND rc.checked_at <= hi THEN 'verified'
+       ELSE 'not_verified' END AS receipt_state,
+  CASE WHEN rc.checked_at <= hi THEN rc.reason END AS receipt_reason
 FROM outcomes o LEFT JOIN d ON d.report_id = o.id
+LEFT JOIN outcome_receipt_checks rc ON rc.report_id = o.id
 WHERE o.received_at <= hi;
 
--- Reports per service, outcome and state as of instant hi (the published counts; reports naming no
--- service are counted in the weekly reports only).
+-- Reports per service, outcome, moderation state and receipt state as of instant hi (the published
+-- counts; reports naming no service are counted in the weekly reports only).
 CREATE OR REPLACE MACRO atlas_outcome_counts(hi) AS TABLE
-SELECT service_id, outcome, state, count(*)::INTEGER AS n
+SELECT service_id, outcome, state, receipt_state, count(*)::INTEGER AS n
 FROM atlas_outcome_state_as_of(hi)
 WHERE service_id IS NOT NULL
 GROUP BY ALL;
@@ -845,4 +860,4 @@ COMMENT ON VIEW terms_90d IS 'Per service: the published payment-term figures ov
 COMMENT ON VIEW atlas_provider_endpoints IS 'Per host: how many tracked services it serves (provider_endpoints; a service counts itself).';
 COMMENT ON VIEW listing_criteria IS 'Per service: each directory criterion of the current listing-criteria rule (passed, null where it does not apply), in_directory, and the criteria JSON as published.';
 COMMENT ON VIEW directory_current IS 'Per service: its current directory state (the latest evaluation); atlas_directory_as_of(t) gives membership at any instant.';
-COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) at atlas_compute_now().';
+COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) and its receipt state (verified, not_verified, no_receipt) at atlas_compute_now().';

@@ -24,6 +24,7 @@ const OUTCOME_COLUMNS = [
   'reported_at',
   'received_at',
   'moderation',
+  'receipt',
 ] as const satisfies readonly (keyof OutcomeRecord)[];
 const KEY_COLUMNS = [
   'key_id',
@@ -142,7 +143,7 @@ export class PgWriteStore implements Writes {
     return this.timed('outcomes', async () => {
       const ins = await this.cluster.query(
         INSERT_OUTCOME,
-        OUTCOME_COLUMNS.map((k) => rec[k]),
+        OUTCOME_COLUMNS.map((k) => rec[k] ?? null),
       );
       if (ins.rowCount) return { record: rec, duplicate: false };
       const first = await this.findOutcome(rec.key_id, rec.idempotency_key);

@@ -39,6 +39,12 @@ export const OutcomeRecordSchema = z.object({
   received_at: Time,
   /** Always 'pending' on receipt (docs/design.md, outcome reports); moderation happens in the pipeline. */
   moderation: z.literal('pending'),
+  /**
+   * The x402 receipt object of the report exactly as received (shape checked at POST with
+   * X402Receipt, site/contract/outcome-receipt.ts), null without one. Absent from records written
+   * before receipts were accepted. Never verified by the server.
+   */
+  receipt: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
