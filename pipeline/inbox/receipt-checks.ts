@@ -1,7 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { keyedHash } from '../core/secret.ts';
 import type { Store } from '../store/store.ts';
-import { verifyReceiptSignature } from './receipt-signature.ts';
+import { signerAuthorised, verifyArtifact } from '../x402/offer-receipt/index.ts';
+import { payeeHash } from '../x402/offer-receipt/authorise.ts';
 import { type ReceiptVerdict, receiptVerdict } from './receipt-verdict.ts';
 
 /**
@@ -16,7 +16,7 @@ import { type ReceiptVerdict, receiptVerdict } from './receipt-verdict.ts';
  * (signer hash, resource match, issuedAt and window), so `atlas verify` can re-run the rule on the
  * stored receipts and compare (pipeline/verify/receipts.ts).
  *
- * No network: the signature step never fetches (receipt-signature.ts).
+ * No network: the signature step never fetches (pipeline/x402/offer-receipt refuses did:web).
  */
 export interface ReceiptCheckSummary {
   checked: number;
@@ -68,11 +68,13 @@ export async function verdictOf(p: PendingReceipt, secret: string): Promise<Rece
   } catch {
     receipt = null;
   }
-  const sig = await verifyReceiptSignature(receipt);
-  // Same hash as payment_terms.pay_to_hashes (pipeline/x402/terms.ts): EVM addresses lower-cased.
-  const signerHash = sig.signer ? keyedHash(secret, 'pay_to', sig.signer.toLowerCase()) : null;
-  return receiptVerdict(sig, signerHash, {
-    service: p.has_service ? { urls: p.urls ?? [], payToHashes: p.pay_to_hashes ?? [] } : null,
+  const v = await verifyArtifact('receipt', receipt);
+  const auth = signerAuthorised(v, { hashes: p.pay_to_hashes ?? [], secret });
+  // The stored pay_to hash of the signer (terms.ts normalisation), kept with the verdict.
+  const a = v.signature === 'valid' ? v.signer : undefined;
+  const signerHash = a?.address && a.addressKind ? payeeHash(secret, a.address, a.addressKind) : null;
+  return receiptVerdict(v, auth, signerHash, {
+    service: p.has_service ? { urls: p.urls ?? [] } : null,
     reportedAt: p.reported_at ? new Date(p.reported_at) : null,
     receivedAt: new Date(p.received_at),
     reused: Boolean(p.reused),

@@ -1,20 +1,20 @@
 import { RECEIPT_RULE, RECEIPT_WINDOW, type ReceiptReason } from '../../site/contract/outcome-receipt.ts';
-import type { ReceiptSignature } from './receipt-signature.ts';
+import type { SignerVerdict } from '../x402/offer-receipt/authorise.ts';
+import type { VerifiedArtifact } from '../x402/offer-receipt/verify.ts';
 
 /**
  * Rule outcome-receipt/1 (site/contract/outcome-receipt.ts, docs/notes/outcome-receipts.md): the
- * verdict on one report's receipt from the signature step and the report's facts. Pure: the
- * signature step, the signer's keyed hash and the service's facts are computed by the caller
- * (pipeline/inbox/receipt-checks.ts). Every check is evaluated; the first failing one, in the
- * order of RECEIPT_REASONS, is the reason.
+ * verdict on one report's receipt from the signature check and the signer check of
+ * pipeline/x402/offer-receipt (the payee key itself, against the service's stored pay_to hashes)
+ * and the report's facts. Pure: the caller (pipeline/inbox/receipt-checks.ts) runs those checks and
+ * reads the facts. Every check is evaluated; the first failing one, in the order of
+ * RECEIPT_REASONS, is the reason.
  */
 export interface ReportFacts {
   /** The report's service, null when it names none or one Atlas does not track. */
   service: {
     /** The service's URL and its operations' URLs. */
     urls: readonly string[];
-    /** Keyed hashes of every receiving address Atlas observed for the service (payment_terms.pay_to_hashes). */
-    payToHashes: readonly string[];
   } | null;
   reportedAt: Date | null;
   receivedAt: Date;
@@ -27,7 +27,7 @@ export interface ReceiptVerdict {
   reason: ReceiptReason | null;
   detail: string | null;
   format: 'eip712' | 'jws' | null;
-  signature: ReceiptSignature['signature'];
+  signature: VerifiedArtifact['signature'];
   signerHash: string | null;
   resourceMatch: boolean | null;
   issuedAt: Date | null;
@@ -75,27 +75,40 @@ function issuedAtOf(v: unknown): Date | null {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? new Date(v * 1000) : null;
 }
 
-export function receiptVerdict(sig: ReceiptSignature, signerHash: string | null, facts: ReportFacts): ReceiptVerdict {
+/** The signature step's reason as a reason of the rule (an unsupported payload version is `malformed`). */
+function signatureFailure(v: VerifiedArtifact<'receipt'>): [boolean, ReceiptReason, string | null][] {
+  const r = v.reason ?? null;
+  return [
+    [v.signature !== 'valid' && (r === 'malformed' || r === 'unknown_format' || r === 'unsupported_version'), 'malformed', r],
+    [v.signature === 'invalid', 'signature_invalid', r],
+    [v.signature === 'not_checked', 'signature_not_checked', r],
+  ];
+}
+
+/**
+ * `signerHash`: the stored pay_to hash of the signer's address (null without one), kept with the
+ * verdict. `auth`: signerAuthorised against the service's observed pay_to hashes.
+ */
+export function receiptVerdict(
+  v: VerifiedArtifact<'receipt'>,
+  auth: SignerVerdict,
+  signerHash: string | null,
+  facts: ReportFacts,
+): ReceiptVerdict {
   const { lo, hi } = receiptWindow(facts.reportedAt, facts.receivedAt);
-  const p = sig.payload;
-  const issuedAt = issuedAtOf(p?.issuedAt);
-  const readable = p !== null && p.version === 1 && issuedAt !== null && typeof p.resourceUrl === 'string';
+  const p = v.payload ?? null;
+  const issuedAt = p ? issuedAtOf(p.issuedAt) : null;
   const resourceMatch = facts.service && p ? sameResource(p.resourceUrl, facts.service.urls) : null;
   const inWindow = issuedAt !== null && issuedAt.getTime() >= lo.getTime() && issuedAt.getTime() <= hi.getTime();
-  const payees = facts.service?.payToHashes ?? [];
+  const [malformed, ...signature] = signatureFailure(v);
   const failures: Array<[boolean, ReceiptReason, string | null]> = [
-    [!readable && sig.signature !== 'invalid', 'malformed', p === null ? 'payload_unreadable' : 'payload_not_version_1'],
+    malformed!,
     [facts.service === null, 'no_service', null],
-    [sig.signature === 'invalid', 'signature_invalid', sig.detail],
-    [sig.signature === 'not_checked', 'signature_not_checked', sig.detail],
+    ...signature,
     [resourceMatch !== true, 'resource_mismatch', null],
     [!inWindow, 'issued_outside_window', null],
-    [payees.length === 0, 'no_observed_payee', null],
-    [
-      signerHash === null || !payees.includes(signerHash),
-      'signer_not_payee',
-      signerHash === null ? (sig.detail ?? 'no_signer') : 'key_not_payee',
-    ],
+    [auth.reason === 'no_payee_known', 'no_observed_payee', null],
+    [auth.state !== 'authorised', 'signer_not_payee', auth.reason ?? null],
     [facts.reused, 'receipt_reused', null],
   ];
   const first = failures.find(([failed]) => failed);
@@ -103,8 +116,8 @@ export function receiptVerdict(sig: ReceiptSignature, signerHash: string | null,
     state: first ? 'not_verified' : 'verified',
     reason: first ? first[1] : null,
     detail: first ? first[2] : null,
-    format: sig.format,
-    signature: sig.signature,
+    format: v.format,
+    signature: v.signature,
     signerHash,
     resourceMatch,
     issuedAt,

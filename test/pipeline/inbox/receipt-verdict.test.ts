@@ -1,21 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import type { ReceiptSignature } from '../../../pipeline/inbox/receipt-signature.ts';
+import type { SignerVerdict } from '../../../pipeline/x402/offer-receipt/authorise.ts';
+import type { VerifiedArtifact } from '../../../pipeline/x402/offer-receipt/verify.ts';
 import { comparableUrl, receiptVerdict, receiptWindow, type ReportFacts } from '../../../pipeline/inbox/receipt-verdict.ts';
 
-/** Rule outcome-receipt/1 as a table: one failing check per row, and the order of the reasons. */
+/**
+ * Rule outcome-receipt/1 as a table: one failing check per row, and the order of the reasons. The
+ * signature and signer steps are pipeline/x402/offer-receipt's (tested there, and end to end with
+ * independently signed receipts in receipt-checks.test.ts); here they are given.
+ */
 const RECEIVED = new Date('2026-11-25T12:00:00Z');
 const URL_ = 'https://api.example.com/premium-data';
 const sec = (d: Date) => Math.floor(d.getTime() / 1000);
-const sig = (over: Partial<ReceiptSignature> = {}, payload: Record<string, unknown> = {}): ReceiptSignature => ({
+const art = (over: Partial<VerifiedArtifact<'receipt'>> = {}, payload: Record<string, unknown> = {}): VerifiedArtifact<'receipt'> => ({
+  kind: 'receipt',
   format: 'eip712',
   signature: 'valid',
-  detail: null,
-  signer: '0xabc',
-  payload: { version: 1, network: 'eip155:8453', resourceUrl: URL_, payer: '0x1', issuedAt: sec(RECEIVED) - 60, ...payload },
+  signer: { address: '0xabc', addressKind: 'evm' },
+  payload: { version: 1, network: 'eip155:8453', resourceUrl: URL_, payer: '0x1', issuedAt: sec(RECEIVED) - 60, ...payload } as never,
   ...over,
 });
+const OK: SignerVerdict = { state: 'authorised', method: 'payee_key' };
 const facts = (over: Partial<ReportFacts> = {}): ReportFacts => ({
-  service: { urls: [URL_], payToHashes: ['h_payee'] },
+  service: { urls: [URL_] },
   reportedAt: null,
   receivedAt: RECEIVED,
   reused: false,
@@ -23,37 +29,76 @@ const facts = (over: Partial<ReportFacts> = {}): ReportFacts => ({
 });
 
 describe('receiptVerdict (outcome-receipt/1)', () => {
-  const cases: Array<[string, ReceiptSignature, string | null, ReportFacts, string | null]> = [
-    ['every check passes', sig(), 'h_payee', facts(), null],
-    ['payload version 2', sig({}, { version: 2 }), 'h_payee', facts(), 'malformed'],
-    ['no service', sig(), 'h_payee', facts({ service: null }), 'no_service'],
-    ['signature invalid', sig({ signature: 'invalid', detail: 'jws_signature_invalid', signer: null }), null, facts(), 'signature_invalid'],
+  const cases: Array<[string, VerifiedArtifact<'receipt'>, SignerVerdict, ReportFacts, string | null, string | null]> = [
+    ['every check passes', art(), OK, facts(), null, null],
+    [
+      'payload version 2',
+      art({ signature: 'not_checked', reason: 'unsupported_version', payload: undefined }),
+      OK,
+      facts(),
+      'malformed',
+      'unsupported_version',
+    ],
+    ['no service', art(), OK, facts({ service: null }), 'no_service', null],
+    [
+      'JWS signature mismatch',
+      art({ format: 'jws', signature: 'invalid', reason: 'signature_mismatch' }),
+      OK,
+      facts(),
+      'signature_invalid',
+      'signature_mismatch',
+    ],
     [
       'did:web key',
-      sig({ signature: 'not_checked', detail: 'did_web_not_resolved', signer: null }),
-      null,
+      art({ format: 'jws', signature: 'not_checked', reason: 'did_web_not_resolved' }),
+      OK,
       facts(),
       'signature_not_checked',
+      'did_web_not_resolved',
     ],
-    ['another resource', sig({}, { resourceUrl: 'https://api.example.com/other' }), 'h_payee', facts(), 'resource_mismatch'],
-    ['issued 25 hours before', sig({}, { issuedAt: sec(RECEIVED) - 25 * 3600 }), 'h_payee', facts(), 'issued_outside_window'],
-    ['issued 6 minutes after receipt', sig({}, { issuedAt: sec(RECEIVED) + 360 }), 'h_payee', facts(), 'issued_outside_window'],
-    ['no payee observed', sig(), 'h_payee', facts({ service: { urls: [URL_], payToHashes: [] } }), 'no_observed_payee'],
-    ['signer is not the payee', sig(), 'h_other', facts(), 'signer_not_payee'],
-    ['same signature reported before', sig(), 'h_payee', facts({ reused: true }), 'receipt_reused'],
+    ['another resource', art({}, { resourceUrl: 'https://api.example.com/other' }), OK, facts(), 'resource_mismatch', null],
+    ['issued 25 hours before', art({}, { issuedAt: sec(RECEIVED) - 25 * 3600 }), OK, facts(), 'issued_outside_window', null],
+    ['issued 6 minutes after receipt', art({}, { issuedAt: sec(RECEIVED) + 360 }), OK, facts(), 'issued_outside_window', null],
+    [
+      'no payee observed',
+      art(),
+      { state: 'not_checked', method: 'payee_key', reason: 'no_payee_known' },
+      facts(),
+      'no_observed_payee',
+      null,
+    ],
+    [
+      'signer is not the payee',
+      art(),
+      { state: 'not_authorised', method: 'payee_key', reason: 'key_not_payee' },
+      facts(),
+      'signer_not_payee',
+      'key_not_payee',
+    ],
+    [
+      'a P-256 key cannot be a payee key',
+      art({ format: 'jws' }),
+      { state: 'not_checked', method: 'payee_key', reason: 'key_has_no_address' },
+      facts(),
+      'signer_not_payee',
+      'key_has_no_address',
+    ],
+    ['same signature reported before', art(), OK, facts({ reused: true }), 'receipt_reused', null],
     [
       'first reason wins: resource and window both fail',
-      sig({}, { resourceUrl: 'https://x.test/', issuedAt: 1 }),
-      'h_payee',
+      art({}, { resourceUrl: 'https://x.test/', issuedAt: 1 }),
+      OK,
       facts(),
       'resource_mismatch',
+      null,
     ],
   ];
-  it.each(cases)('%s', (_name, s, signerHash, f, reason) => {
-    const v = receiptVerdict(s, signerHash, f);
-    expect(v.reason).toBe(reason);
-    expect(v.state).toBe(reason === null ? 'verified' : 'not_verified');
-    expect(v.rule).toBe('outcome-receipt/1');
+  it.each(cases)('%s', (_name, v, auth, f, reason, detail) => {
+    const out = receiptVerdict(v, auth, null, f);
+    expect(out.reason).toBe(reason);
+    expect(out.detail).toBe(detail);
+    expect(out.state).toBe(reason === null ? 'verified' : 'not_verified');
+    expect(out.rule).toBe('outcome-receipt/1');
   });
 
   it('window: 24 hours before reported_at (else received_at) to 5 minutes after received_at, ends included', () => {
@@ -61,9 +106,9 @@ describe('receiptVerdict (outcome-receipt/1)', () => {
     expect(receiptWindow(reported, RECEIVED)).toEqual({ lo: new Date('2026-11-24T10:00:00Z'), hi: new Date('2026-11-25T12:05:00Z') });
     expect(receiptWindow(null, RECEIVED).lo).toEqual(new Date('2026-11-24T12:00:00Z'));
     const lo = sec(new Date('2026-11-24T10:00:00Z'));
-    expect(receiptVerdict(sig({}, { issuedAt: lo }), 'h_payee', facts({ reportedAt: reported })).state).toBe('verified');
-    expect(receiptVerdict(sig({}, { issuedAt: lo - 1 }), 'h_payee', facts({ reportedAt: reported })).reason).toBe('issued_outside_window');
-    expect(receiptVerdict(sig({}, { issuedAt: sec(RECEIVED) + 300 }), 'h_payee', facts()).state).toBe('verified');
+    expect(receiptVerdict(art({}, { issuedAt: lo }), OK, null, facts({ reportedAt: reported })).state).toBe('verified');
+    expect(receiptVerdict(art({}, { issuedAt: lo - 1 }), OK, null, facts({ reportedAt: reported })).reason).toBe('issued_outside_window');
+    expect(receiptVerdict(art({}, { issuedAt: sec(RECEIVED) + 300 }), OK, null, facts()).state).toBe('verified');
   });
 
   it('resource comparison: case of scheme and host, default port, fragment and one trailing slash ignored', () => {
@@ -73,9 +118,10 @@ describe('receiptVerdict (outcome-receipt/1)', () => {
     expect(comparableUrl('ftp://api.example.com/')).toBeNull();
     // An operation's URL counts as the service's.
     const v = receiptVerdict(
-      sig({}, { resourceUrl: 'https://api.example.com/op2' }),
-      'h_payee',
-      facts({ service: { urls: [URL_, 'https://api.example.com/op2'], payToHashes: ['h_payee'] } }),
+      art({}, { resourceUrl: 'https://api.example.com/op2' }),
+      OK,
+      null,
+      facts({ service: { urls: [URL_, 'https://api.example.com/op2'] } }),
     );
     expect(v.state).toBe('verified');
   });
