@@ -98,6 +98,12 @@ export interface FleetOptions {
    * `loadRealMcpServers()`; read at run time, never part of the fleet itself. Default: none.
    */
   realMcp?: readonly RealMcpServer[];
+  /**
+   * Sellers whose 402 carries offer-receipt signed offers, one endpoint per case of
+   * signed-offers.ts (behaviour `signed-offer:<case>`, host and name `signed-<case>`), appended after
+   * the real MCP servers. Default: none.
+   */
+  signedOffers?: boolean;
 }
 
 export interface FleetEndpoint {

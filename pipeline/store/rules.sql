@@ -46,6 +46,9 @@
 -- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`), report
 --                                                                                   windows (atlas_window_checks)
 -- daily check aggregates                  atlas_check_daily(lo, hi)                table check_daily (compute)
+-- signed offers (offer-receipt) of the    atlas_signed_offers_as_of(hi),           signed_offers_summary and
+--   latest valid payment request, and     atlas_signed_offer_events(hi)            signed_offer_events (compute);
+--   their terms-differ events                                                      verify, weekly reports
 -- moderation state of outcome reports     atlas_outcome_state_as_of(hi),           weekly reports, verify; publish
 --                                         atlas_outcome_counts(hi),                (service detail, moderation index),
 --                                         outcome_moderation_current               `atlas moderate`
@@ -621,6 +624,87 @@ SELECT span.service_id,
 FROM span CROSS JOIN p
 LEFT JOIN ch ON ch.service_id = span.service_id
 LEFT JOIN latest l ON l.service_id = span.service_id;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Rule: signed offers (x402's offer-receipt extension; table offer_signatures, migration 062), for the
+-- primary operation, from the rows with checked_at <= hi. Only services whose 402 carried a signed
+-- offer at least once up to hi have a state (others: none).
+--
+-- atlas_signed_offer_events(hi): a terms-differ event is a valid payment-request observation
+-- (payment_terms) at which at least one signed offer with a VALID signature differs from its matching
+-- unsigned `accepts` entry (offer_signatures.terms_differ), when the previous valid observation of the
+-- same service had none (or there is no previous one). `fields`: the differing fields of that
+-- observation (sorted); `offers`: how many signed offers differed.
+CREATE OR REPLACE MACRO atlas_signed_offer_events(hi) AS TABLE
+WITH ever AS (
+  SELECT DISTINCT service_id FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+),
+per_check AS (
+  SELECT service_id, operation, slot,
+    count(*) FILTER (WHERE terms_differ) AS offers,
+    list_sort(list_distinct(flatten(list(differing) FILTER (WHERE terms_differ)))) AS fields
+  FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+  GROUP BY ALL
+),
+obs AS (
+  SELECT t.service_id, t.slot, t.observed_at, coalesce(c.offers, 0) AS offers, coalesce(c.fields, []::VARCHAR[]) AS fields
+  FROM payment_terms t SEMI JOIN ever e ON e.service_id = t.service_id
+  LEFT JOIN per_check c ON c.service_id = t.service_id AND c.operation = t.operation AND c.slot = t.slot
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+),
+seq AS (SELECT *, lag(offers) OVER (PARTITION BY service_id ORDER BY observed_at, slot) AS prev_offers FROM obs)
+SELECT service_id, observed_at AS event_at, fields, offers::INTEGER AS offers
+FROM seq WHERE offers > 0 AND coalesce(prev_offers, 0) = 0;
+
+-- atlas_signed_offers_as_of(hi): per service, the signed offers of its LATEST valid payment-request
+-- observation up to hi (payment_terms, primary operation; 0 offers when that request carried none):
+--   checked_at                          the observation's time
+--   signed                              signed offers read (at most 16 per check)
+--   valid / invalid / not_checked       by signature state
+--   authorised / not_authorised / signer_not_checked   by signer state (the payee key itself only)
+--   reasons                             [{reason, offers}]: every signature_reason and signer_reason, counted
+--   terms_differ                        offers with a valid signature whose terms differ from their accepts entry
+--   differing_fields                    the fields that differ, sorted
+--   last_terms_differ_at                the latest terms-differ event up to hi (atlas_signed_offer_events)
+CREATE OR REPLACE MACRO atlas_signed_offers_as_of(hi) AS TABLE
+WITH ever AS (
+  SELECT DISTINCT service_id FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+),
+latest AS (
+  SELECT t.service_id, t.operation, t.slot, t.observed_at
+  FROM payment_terms t SEMI JOIN ever e ON e.service_id = t.service_id
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
+),
+o AS (
+  SELECT l.service_id, l.observed_at, s.offer_index, s.signature, s.signature_reason, s.signer, s.signer_reason, s.terms_differ, s.differing
+  FROM latest l LEFT JOIN offer_signatures s ON s.service_id = l.service_id AND s.operation = l.operation AND s.slot = l.slot
+),
+reason_counts AS (
+  SELECT service_id, list({'reason': reason, 'offers': n} ORDER BY reason) AS reasons
+  FROM (
+    SELECT service_id, reason, count(*)::INTEGER AS n
+    FROM (SELECT service_id, signature_reason AS reason FROM o WHERE signature_reason IS NOT NULL
+          UNION ALL SELECT service_id, signer_reason FROM o WHERE signer_reason IS NOT NULL)
+    GROUP BY ALL
+  ) GROUP BY service_id
+),
+ev AS (SELECT service_id, max(event_at) AS last_at FROM atlas_signed_offer_events(hi) GROUP BY service_id)
+SELECT o.service_id,
+  any_value(o.observed_at) AS checked_at,
+  count(o.offer_index)::INTEGER AS signed,
+  count(*) FILTER (WHERE o.signature = 'valid')::INTEGER AS valid,
+  count(*) FILTER (WHERE o.signature = 'invalid')::INTEGER AS invalid,
+  count(*) FILTER (WHERE o.signature = 'not_checked')::INTEGER AS not_checked,
+  count(*) FILTER (WHERE o.signer = 'authorised')::INTEGER AS authorised,
+  count(*) FILTER (WHERE o.signer = 'not_authorised')::INTEGER AS not_authorised,
+  count(*) FILTER (WHERE o.signer = 'not_checked')::INTEGER AS signer_not_checked,
+  coalesce(any_value(r.reasons), []) AS reasons,
+  count(*) FILTER (WHERE o.terms_differ)::INTEGER AS terms_differ,
+  coalesce(list_sort(list_distinct(flatten(list(o.differing) FILTER (WHERE o.terms_differ)))), []::VARCHAR[]) AS differing_fields,
+  any_value(ev.last_at) AS last_terms_differ_at
+FROM o LEFT JOIN reason_counts r ON r.service_id = o.service_id LEFT JOIN ev ON ev.service_id = o.service_id
+GROUP BY o.service_id;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: provider endpoints: the tracked services on each host (a service counts itself).

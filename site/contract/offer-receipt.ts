@@ -108,3 +108,34 @@ export type SignatureReason = z.infer<typeof SignatureReason>;
 
 export const SignerReason = z.enum(['key_not_payee', 'key_has_no_address', 'no_payee_known', 'signature_not_valid']);
 export type SignerReason = z.infer<typeof SignerReason>;
+
+/** At most this many signed offers of one 402 are read (a hostile 402 cannot make the probe verify thousands). */
+export const MAX_SIGNED_OFFERS = 16;
+
+/** Terms of a signed offer compared with its matching unsigned `accepts` entry. */
+export const OFFER_TERM_FIELDS = ['scheme', 'network', 'asset', 'pay_to', 'amount'] as const;
+export const OfferTermField = z.enum(OFFER_TERM_FIELDS);
+export type OfferTermField = z.infer<typeof OfferTermField>;
+
+/**
+ * One signed offer as one check read it (table `offer_signatures`, migration 062; batch files and
+ * probe workers carry the same shape). Keyed like its check: (service_id, operation, slot, offer_index).
+ */
+export const SignedOfferCheck = z.strictObject({
+  /** Position in `info.offers[]`. */
+  offer_index: z.number().int().nonnegative(),
+  format: z.enum(['eip712', 'jws']).nullable(),
+  signature: SignatureState,
+  signature_reason: SignatureReason.nullable(),
+  signer: SignerAuthorisation,
+  signer_reason: SignerReason.nullable(),
+  /** JWS: the DID method of the `kid` (`did:key`, `did:jwk`, `did:web`, `other`); null for EIP-712. */
+  kid_method: z.enum(['did:key', 'did:jwk', 'did:web', 'other']).nullable(),
+  /** The `accepts` entry it was compared with (all fields equal, else the `acceptIndex` hint, else the closest); null when not compared. */
+  accept_index: z.number().int().nonnegative().nullable(),
+  /** Valid signatures only: whether the signed terms differ from that entry; null when not compared. */
+  terms_differ: z.boolean().nullable(),
+  /** The differing fields (empty when equal or not compared). */
+  differing: z.array(OfferTermField),
+});
+export type SignedOfferCheck = z.infer<typeof SignedOfferCheck>;

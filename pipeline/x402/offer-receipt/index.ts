@@ -4,3 +4,4 @@
  */
 export { signerAuthorised } from './authorise.ts';
 export { verifyArtifact } from './verify.ts';
+export { checkSignedOffers, hasSignedOffers } from './read-offers.ts';
