@@ -6,6 +6,7 @@ import { planFleet } from './generate.ts';
 import { makeSpec, type EndpointSpec } from './plan.ts';
 import { real402Expected, REAL_402_PREFIX, type Real402Response } from './real-402.ts';
 import { signedOfferSpecs } from './signed-offers.ts';
+import { signedReceiptSpecs } from './signed-receipts.ts';
 import { REAL_MCP_PREFIX, realMcpExpected, type RealMcpServer } from './real-mcp.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState, type HostEntry } from './state.ts';
 import { defaultTimeline } from './timeline.ts';
@@ -145,6 +146,7 @@ export function createState(opts: FleetOptions, ports: { port: number; deadPort:
   const realMcp = opts.realMcp ?? [];
   specs.push(...realMcpSpecs(realMcp, specs.length));
   if (opts.signedOffers) specs.push(...signedOfferSpecs(specs.length));
+  if (opts.signedReceipts) specs.push(...signedReceiptSpecs(specs.length));
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name)) throw new Error(`fleet: duplicate endpoint name ${s.name}`);

@@ -104,6 +104,12 @@ export interface FleetOptions {
    * the real MCP servers. Default: none.
    */
   signedOffers?: boolean;
+  /**
+   * Sellers that answer a paid call (a request with a payment header) with an offer-receipt signed
+   * receipt, one endpoint per case of signed-receipts.ts (behaviour `signed-receipt:<case>`, host and
+   * name `receipt-<case>`), appended after the signing sellers. Default: none.
+   */
+  signedReceipts?: boolean;
 }
 
 export interface FleetEndpoint {
