@@ -20,6 +20,7 @@ export function register(ingest: Command): void {
             keys: `${s.keys.inserted}/${s.keys.read}`,
             outcomes: `${s.outcomes.inserted}/${s.outcomes.read}`,
             feedback: `${s.feedback.inserted}/${s.feedback.read}`,
+            receipts_verified: `${s.receipts.verified}/${s.receipts.checked}`,
             skipped_lines: s.keys.skipped + s.outcomes.skipped + s.feedback.skipped,
           });
         });

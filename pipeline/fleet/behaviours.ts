@@ -1,6 +1,8 @@
 import type { Expected, ExpectedReason, HttpMethod } from './types.ts';
 import { isReal402Behaviour, real402Expected, real402Id, type Real402Behaviour } from './real-402.ts';
 import { isRealMcpBehaviour, realMcpExpected, realMcpId, type RealMcpBehaviour } from './real-mcp.ts';
+import { isSignedOfferBehaviour, type SignedOfferBehaviour } from './signed-offers.ts';
+import { isSignedReceiptBehaviour, type SignedReceiptBehaviour } from './signed-receipts.ts';
 import { inOutage, type Timeline } from './timeline.ts';
 
 /**
@@ -74,8 +76,16 @@ export type McpBehaviour = (typeof MCP_BEHAVIOURS)[number];
 /**
  * `real-402:<id>`: a real 402 response loaded at run time (real-402.ts); only with `real402` fleet options.
  * `real-mcp:<id>`: a real MCP server's captured answers (real-mcp.ts); only with `realMcp`.
+ * `signed-offer:<case>`: a seller whose 402 carries a signed offer (signed-offers.ts); only with `signedOffers`.
+ * `signed-receipt:<case>`: a seller that answers a paid call with a signed receipt (signed-receipts.ts); only with `signedReceipts`.
  */
-export type BehaviourName = X402Behaviour | McpBehaviour | Real402Behaviour | RealMcpBehaviour;
+export type BehaviourName =
+  | X402Behaviour
+  | McpBehaviour
+  | Real402Behaviour
+  | RealMcpBehaviour
+  | SignedOfferBehaviour
+  | SignedReceiptBehaviour;
 
 export const isMcpBehaviour = (b: string): b is McpBehaviour => (MCP_BEHAVIOURS as readonly string[]).includes(b);
 
@@ -96,6 +106,10 @@ export function expectedVerdict(b: BehaviourName, at: Date, tl: Timeline, hangs 
   if (hangs) return TIMEOUT;
   if (isReal402Behaviour(b)) return real402Expected(real402Id(b));
   if (isRealMcpBehaviour(b)) return realMcpExpected(realMcpId(b));
+  // A signing seller is a valid Base USDC v2 seller: the signature never decides the verdict.
+  if (isSignedOfferBehaviour(b)) return OK402;
+  // A receipt seller's unpaid answer is a valid Base USDC v2 402 (the receipt comes only with a paid call).
+  if (isSignedReceiptBehaviour(b)) return OK402;
   switch (b) {
     case 'x402-v2':
     case 'x402-v2-multi':

@@ -5,6 +5,8 @@ import { currentDoc, DEFAULT_DOCS, docExpected, type DocSpec } from './docs.ts';
 import { planFleet } from './generate.ts';
 import { makeSpec, type EndpointSpec } from './plan.ts';
 import { real402Expected, REAL_402_PREFIX, type Real402Response } from './real-402.ts';
+import { signedOfferSpecs } from './signed-offers.ts';
+import { signedReceiptSpecs } from './signed-receipts.ts';
 import { REAL_MCP_PREFIX, realMcpExpected, type RealMcpServer } from './real-mcp.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState, type HostEntry } from './state.ts';
 import { defaultTimeline } from './timeline.ts';
@@ -143,6 +145,8 @@ export function createState(opts: FleetOptions, ports: { port: number; deadPort:
   specs.push(...real402Specs(real, specs.length));
   const realMcp = opts.realMcp ?? [];
   specs.push(...realMcpSpecs(realMcp, specs.length));
+  if (opts.signedOffers) specs.push(...signedOfferSpecs(specs.length));
+  if (opts.signedReceipts) specs.push(...signedReceiptSpecs(specs.length));
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name)) throw new Error(`fleet: duplicate endpoint name ${s.name}`);
@@ -169,6 +173,7 @@ export function createState(opts: FleetOptions, ports: { port: number; deadPort:
     quirks: { ...DEFAULT_QUIRKS, ...opts.registryQuirks },
     real402: new Map(real.map((r) => [r.id, r])),
     realMcp: new Map(realMcp.map((r) => [r.id, r])),
+    signingSeed: opts.seed ?? 1,
     requests: 0,
   };
   for (const n of INITIALLY_DELISTED) if (names.has(n)) state.unlisted.set(n, new Date(epoch.getTime() - 3 * DAY_MS));

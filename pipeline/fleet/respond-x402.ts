@@ -3,6 +3,8 @@ import type { X402Behaviour } from './behaviours.ts';
 import { encodeHeader, offersAt, paymentRequiredV1, paymentRequiredV2, v1StyleOf } from './payment.ts';
 import type { EndpointSpec } from './plan.ts';
 import { isReal402Behaviour, real402Id } from './real-402.ts';
+import { isSignedOfferBehaviour, sendSignedOffer } from './signed-offers.ts';
+import { isSignedReceiptBehaviour, sendSignedReceipt } from './signed-receipts.ts';
 import { FLEET_SUFFIX, urlOf, type FleetState } from './state.ts';
 import { inOutage } from './timeline.ts';
 
@@ -106,6 +108,14 @@ export function respondX402(state: FleetState, spec: EndpointSpec, req: Incoming
   }
   const now = state.clock();
   const url = resourceUrl(state, spec, req);
+  if (isSignedOfferBehaviour(spec.behaviour)) {
+    sendSignedOffer(state, spec, res, url, now).catch(() => res.destroy());
+    return;
+  }
+  if (isSignedReceiptBehaviour(spec.behaviour)) {
+    sendSignedReceipt(state, spec, req, res, url, now).catch(() => res.destroy());
+    return;
+  }
   const b = spec.behaviour as X402Behaviour;
   switch (b) {
     case 'x402-v1':

@@ -45,6 +45,8 @@ export interface FleetState {
   real402: Map<string, Real402Response>;
   /** Real MCP servers' captures by id (behaviour `real-mcp:<id>`); empty unless given at start. */
   realMcp: Map<string, RealMcpServer>;
+  /** The fleet seed the signing sellers' keys derive from (signed-offers.ts). */
+  signingSeed: number;
   requests: number;
 }
 

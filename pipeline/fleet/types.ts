@@ -98,6 +98,18 @@ export interface FleetOptions {
    * `loadRealMcpServers()`; read at run time, never part of the fleet itself. Default: none.
    */
   realMcp?: readonly RealMcpServer[];
+  /**
+   * Sellers whose 402 carries offer-receipt signed offers, one endpoint per case of
+   * signed-offers.ts (behaviour `signed-offer:<case>`, host and name `signed-<case>`), appended after
+   * the real MCP servers. Default: none.
+   */
+  signedOffers?: boolean;
+  /**
+   * Sellers that answer a paid call (a request with a payment header) with an offer-receipt signed
+   * receipt, one endpoint per case of signed-receipts.ts (behaviour `signed-receipt:<case>`, host and
+   * name `receipt-<case>`), appended after the signing sellers. Default: none.
+   */
+  signedReceipts?: boolean;
 }
 
 export interface FleetEndpoint {

@@ -7,9 +7,10 @@ import {
   recordColumns,
 } from '../../site/contract/inbox-records.ts';
 
-/** PostgreSQL types of a record's columns (migration 010_writes): times are timestamptz. */
+/** PostgreSQL types of a record's columns (migrations 010_writes, 011_outcome_receipt). */
 const pgColumns = <K extends InboxKind>(kind: K): [keyof InboxRecordByKind[K], string][] =>
-  recordColumns(kind).map((c) => [c.name, c.time ? 'timestamptz' : 'text']);
+  recordColumns(kind).map((c) => [c.name, PG_TYPES[c.type]]);
+const PG_TYPES = { time: 'timestamptz', json: 'jsonb', text: 'text' } as const;
 
 /** One INSERT … SELECT FROM unnest(arrays) that skips rows conflicting with any unique constraint. */
 function insertMany<R>(table: string, cols: [keyof R, string][], rows: R[]): { sql: string; params: unknown[][] } {

@@ -5,6 +5,7 @@ import { openCluster } from '../core/postgres.ts';
 import { carryLogsToCluster } from './cluster-carry.ts';
 import { readClusterWrites } from './cluster-read.ts';
 import { readInbox } from './read.ts';
+import { checkReceipts, type ReceiptCheckSummary } from './receipt-checks.ts';
 import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, recordColumns } from '../../site/contract/inbox-records.ts';
 
 /**
@@ -14,11 +15,14 @@ import { INBOX_KINDS, type InboxKind, type InboxRecordByKind, recordColumns } fr
  * re-reads the whole logs) inserts only what is new. Outcome reports are also de-duplicated by
  * (key_id, idempotency_key) across replicas, keeping the earliest received.
  * Outcome reports never touch evidence tables: they land in `outcomes` with moderation 'pending'.
+ * The receipt a report carries is verified in the same transaction (receipt-checks.ts).
  */
 export interface InboxLoadSummary {
   keys: KindSummary;
   outcomes: KindSummary;
   feedback: KindSummary;
+  /** Receipts of outcome reports verified in this run (rule outcome-receipt/1, receipt-checks.ts). */
+  receipts: ReceiptCheckSummary;
 }
 export interface KindSummary {
   read: number;
@@ -26,9 +30,10 @@ export interface KindSummary {
   skipped: number;
 }
 
-/** Columns of each kind's DuckDB table: a time member is a TIMESTAMP, every other member a VARCHAR. */
+/** Columns of each kind's DuckDB table (a receipt's JSON is staged as its text). */
+const DUCK_TYPES = { time: 'TIMESTAMP', json: 'VARCHAR', text: 'VARCHAR' } as const;
 const COLUMNS = Object.fromEntries(
-  INBOX_KINDS.map((k) => [k, recordColumns(k).map((c) => ({ name: String(c.name), type: c.time ? 'TIMESTAMP' : 'VARCHAR' }))]),
+  INBOX_KINDS.map((k) => [k, recordColumns(k).map((c) => ({ name: String(c.name), type: DUCK_TYPES[c.type] }))]),
 ) as Record<InboxKind, { name: string; type: string }[]>;
 
 const ID_COLUMN: Record<InboxKind, string> = { keys: 'key_id', outcomes: 'id', feedback: 'id' };
@@ -38,7 +43,8 @@ const BATCH = 200;
 function toDb(type: string, v: unknown): DuckDBValue {
   if (v === null || v === undefined) return null;
   if (type === 'TIMESTAMP') return new Date(String(v)).toISOString().replace('T', ' ').replace('Z', '');
-  return String(v);
+  // An object member (an outcome report's receipt) is stored as its JSON text.
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** Insert the records of one kind that are new (by id; outcomes also by (key_id, idempotency_key)). */
@@ -107,7 +113,7 @@ export interface IngestInboxOptions {
  */
 export async function ingestInbox(ctx: Context, store: Store, opts: IngestInboxOptions = {}): Promise<InboxLoadSummary> {
   const url = ctx.config.cluster.postgres;
-  if (!url) return store.transaction(() => loadAll(store, fileRecords(ctx.paths.inbox)));
+  if (!url) return store.transaction(() => loadAll(ctx, store, fileRecords(ctx.paths.inbox)));
   const cluster = openCluster(url, { max: 1, applicationName: 'atlas ingest inbox' });
   try {
     const logs = fileRecords(ctx.paths.inbox);
@@ -119,7 +125,7 @@ export async function ingestInbox(ctx: Context, store: Store, opts: IngestInboxO
     return await store.transaction(async () => {
       const files = logs;
       for (const kind of INBOX_KINDS) files[kind].records.push(...(read.records[kind] as never[]));
-      const summary = await loadAll(store, files);
+      const summary = await loadAll(ctx, store, files);
       await store.run(
         `INSERT INTO cluster_inbox_watermark VALUES (1, $1, $2::TIMESTAMP)
          ON CONFLICT (id) DO UPDATE SET xmin = excluded.xmin, loaded_at = excluded.loaded_at`,
@@ -143,10 +149,11 @@ function fileRecords(inboxDir: string): KindRecords {
   };
 }
 
-async function loadAll(store: Store, r: KindRecords): Promise<InboxLoadSummary> {
+async function loadAll(ctx: Context, store: Store, r: KindRecords): Promise<InboxLoadSummary> {
   return {
     keys: await loadRecords(store, 'keys', r.keys.records, r.keys.skipped),
     outcomes: await loadRecords(store, 'outcomes', r.outcomes.records, r.outcomes.skipped),
     feedback: await loadRecords(store, 'feedback', r.feedback.records, r.feedback.skipped),
+    receipts: await checkReceipts(store, ctx.secret, ctx.clock()),
   };
 }

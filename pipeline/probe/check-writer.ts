@@ -1,3 +1,4 @@
+import type { SignedOfferCheck } from '../../site/contract/offer-receipt.ts';
 import type { Store } from '../store/store.ts';
 import type { Terms } from '../x402/terms.ts';
 
@@ -39,6 +40,8 @@ export interface CheckRow {
   protocols: string[] | null;
   /** Auth schemes a 401 answer to MCP's plain GET names (migration 023); null otherwise. */
   authSchemes: string[] | null;
+  /** The offer-receipt signed offers of a valid x402 request (migration 062); null when it carries none. Optional: absent = null. */
+  signedOffers?: SignedOfferCheck[] | null;
 }
 
 const CHECK_SHAPE = JSON.stringify([
@@ -98,6 +101,30 @@ const INSERT_TERMS = `INSERT INTO payment_terms (service_id, operation, slot, ob
          s.networks, s.schemes, s.assets, s.pay_to_hashes, s.amounts, s.timeouts, s.min_price_usd, s.max_price_usd, s.currencies
   FROM (SELECT r.* FROM (SELECT unnest(from_json($1::JSON, '${TERMS_SHAPE}')) AS r)) s`;
 
+const OFFER_SHAPE = JSON.stringify([
+  {
+    service_id: 'VARCHAR',
+    operation: 'VARCHAR',
+    slot: 'VARCHAR',
+    checked_at: 'VARCHAR',
+    offer_index: 'INTEGER',
+    format: 'VARCHAR',
+    signature: 'VARCHAR',
+    signature_reason: 'VARCHAR',
+    signer: 'VARCHAR',
+    signer_reason: 'VARCHAR',
+    kid_method: 'VARCHAR',
+    accept_index: 'INTEGER',
+    terms_differ: 'BOOLEAN',
+    differing: 'VARCHAR[]',
+  },
+]);
+
+const INSERT_OFFERS = `INSERT INTO offer_signatures (service_id, operation, slot, checked_at, offer_index, format, signature, signature_reason, signer, signer_reason, kid_method, accept_index, terms_differ, differing)
+  SELECT s.service_id, s.operation, s.slot::TIMESTAMP, s.checked_at::TIMESTAMP, s.offer_index, s.format, s.signature, s.signature_reason,
+         s.signer, s.signer_reason, s.kid_method, s.accept_index, s.terms_differ, s.differing
+  FROM (SELECT r.* FROM (SELECT unnest(from_json($1::JSON, '${OFFER_SHAPE}')) AS r)) s`;
+
 const keyOf = (serviceId: string, operation: string, slotMs: number) => `${serviceId}\u0000${operation}\u0000${slotMs}`;
 
 /** A check row as stored (column names, times as ISO strings): what a flush inserts and what a batch file line holds. */
@@ -121,6 +148,8 @@ export interface CheckRecord {
   protocols?: string[] | null;
   /** Absent in batch files written before migration 023 (loaded as null). */
   auth_schemes?: string[] | null;
+  /** Rows of `offer_signatures` (migration 062), written with the check; absent or null when none. */
+  signed_offers?: SignedOfferCheck[] | null;
 }
 
 /** A payment-term observation as stored, keyed like its check (service_id, operation, slot). */
@@ -163,6 +192,7 @@ export function checkRecord(c: CheckRow): CheckRecord {
     detail: c.detail,
     protocols: c.protocols,
     auth_schemes: c.authSchemes,
+    ...(c.signedOffers ? { signed_offers: c.signedOffers } : {}),
   };
 }
 
@@ -197,6 +227,8 @@ interface SerializedBatch {
   lo: number;
   hi: number;
   terms: Array<{ key: string; json: string }>;
+  /** The `offer_signatures` rows of a check, serialized (only checks whose 402 carried signed offers). */
+  offers: Array<{ key: string; json: string }>;
 }
 
 /**
@@ -208,7 +240,7 @@ export async function insertCheckRecords(
   store: Store,
   items: ReadonlyArray<{ check: CheckRecord; terms: TermsRecord | null }>,
 ): Promise<{ checks: number; terms: number }> {
-  const batch: SerializedBatch = { checks: [], lo: Infinity, hi: -Infinity, terms: [] };
+  const batch: SerializedBatch = { checks: [], lo: Infinity, hi: -Infinity, terms: [], offers: [] };
   for (const { check: c, terms: t } of items) addSerialized(batch, c, Date.parse(c.slot), t);
   return insertSerialized(store, batch);
 }
@@ -216,8 +248,13 @@ export async function insertCheckRecords(
 function addSerialized(b: SerializedBatch, c: CheckRecord, slotMs: number, t: TermsRecord | null): void {
   b.lo = Math.min(b.lo, slotMs);
   b.hi = Math.max(b.hi, slotMs);
-  b.checks.push(JSON.stringify(c));
+  const { signed_offers: offers, ...check } = c;
+  b.checks.push(JSON.stringify(check));
   if (t) b.terms.push({ key: keyOf(c.service_id, c.operation, slotMs), json: JSON.stringify(t) });
+  if (offers?.length) {
+    const at = { service_id: c.service_id, operation: c.operation, slot: c.slot, checked_at: c.checked_at };
+    b.offers.push({ key: keyOf(c.service_id, c.operation, slotMs), json: offers.map((o) => JSON.stringify({ ...at, ...o })).join(',') });
+  }
 }
 
 async function insertSerialized(store: Store, b: SerializedBatch): Promise<{ checks: number; terms: number }> {
@@ -237,6 +274,12 @@ async function insertSerialized(store: Store, b: SerializedBatch): Promise<{ che
       const keep = b.terms.filter((t) => fresh.has(t.key)).map((t) => t.json);
       if (keep.length) await store.run(INSERT_TERMS, [`[${keep.join(',')}]`]);
       termsInserted = keep.length;
+    }
+    if (b.offers.length) {
+      // Like terms: only with a check row this insert wrote (one set of offer rows per slot).
+      const fresh = new Set(rows.map((r) => keyOf(r.service_id, r.operation, Number(r.slot_ms))));
+      const keep = b.offers.filter((o) => fresh.has(o.key)).map((o) => o.json);
+      if (keep.length) await store.run(INSERT_OFFERS, [`[${keep.join(',')}]`]);
     }
     return { checks: rows.length, terms: termsInserted };
   });
@@ -258,7 +301,7 @@ function pendingBatch(): PendingBatch {
   });
   // Callers may watch only one row of a batch; a failure is also kept in the writer and thrown by close().
   done.catch(() => undefined);
-  return { checks: [], lo: Infinity, hi: -Infinity, terms: [], done, resolve, reject };
+  return { checks: [], lo: Infinity, hi: -Infinity, terms: [], offers: [], done, resolve, reject };
 }
 
 export class CheckWriter {

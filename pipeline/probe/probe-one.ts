@@ -1,6 +1,8 @@
 import { PASS_RULE_OF_KIND } from '../../site/contract/common.ts';
 import { MAX_AUTH_SCHEME_LENGTH, MAX_AUTH_SCHEMES } from '../../site/contract/evidence.ts';
 import { authSchemes, type Classified402, classify402, lowerHeaders, type PaymentProtocol } from '../x402/classify-402.ts';
+import type { SignedOfferCheck } from '../../site/contract/offer-receipt.ts';
+import { checkSignedOffers, hasSignedOffers } from '../x402/offer-receipt/index.ts';
 import { readPaymentRequest, type PaymentRequestRead } from '../x402/payment-request.ts';
 import { normalizeTerms, type Terms } from '../x402/terms.ts';
 import type { DueOperation } from './due.ts';
@@ -15,7 +17,8 @@ import type { Verdict } from './verdict.ts';
  * One check: request → response → verdict (+ payment terms when the response carries a valid x402
  * payment request, whatever the rule or verdict — reviewed and discovered alike; + the payment
  * protocols a 402 carries, for every call whatever its rule; + for MCP's plain GET, the auth schemes a
- * 401 names). The fetcher is injected; everything after it is pure.
+ * 401 names; + the offer-receipt signed offers of a valid x402 request, verified offline). The fetcher
+ * is injected; everything after it is pure.
  */
 export interface ProbeOutcome {
   op: DueOperation;
@@ -27,6 +30,11 @@ export interface ProbeOutcome {
   protocols: PaymentProtocol[] | null;
   /** `checks.auth_schemes`: the schemes a 401 answer to MCP's plain GET names ([] when none); null otherwise. */
   authSchemes: string[] | null;
+  /**
+   * `offer_signatures` (migration 062): the offer-receipt signed offers of a valid x402 payment
+   * request, one record per offer ([] when `info.offers` is an empty list); null when it carries none.
+   */
+  signedOffers: SignedOfferCheck[] | null;
 }
 
 /**
@@ -46,7 +54,14 @@ export function judge(
   op: DueOperation,
   res: EdgeResult,
   secret: string,
-): { verdict: Verdict; terms: Terms | null; protocols: PaymentProtocol[] | null; authSchemes: string[] | null } {
+): {
+  verdict: Verdict;
+  terms: Terms | null;
+  protocols: PaymentProtocol[] | null;
+  authSchemes: string[] | null;
+  /** The valid payment request when it carries offer-receipt signed offers (verified by probeOne: async). */
+  signedOfferRequest: Record<string, unknown> | null;
+} {
   let payment: PaymentRequestRead | null = null;
   let classified: Classified402 | null = null;
   if (res.ok && res.status === 402 && op.kind === 'call') {
@@ -60,7 +75,8 @@ export function judge(
         ? mcpReachRule(res)
         : x402MainnetRule(res, payment, classified);
   const terms = payment?.kind === 'valid' ? normalizeTerms(payment.version, payment.offers, secret) : null;
-  return { verdict, terms, protocols: classified ? classified.challenges : null, authSchemes: mcpAuthSchemes(op, res) };
+  const signedOfferRequest = payment?.kind === 'valid' && hasSignedOffers(payment.raw) ? payment.raw : null;
+  return { verdict, terms, protocols: classified ? classified.challenges : null, authSchemes: mcpAuthSchemes(op, res), signedOfferRequest };
 }
 
 export async function probeOne(
@@ -69,5 +85,8 @@ export async function probeOne(
 ): Promise<ProbeOutcome> {
   const checkedAt = deps.now();
   const response = await deps.fetcher(buildRequest(op, deps.settings));
-  return { op, checkedAt, response, ...judge(op, response, deps.secret) };
+  const { signedOfferRequest, ...judged } = judge(op, response, deps.secret);
+  // Signature checks are CPU work: only for a request that carries signed offers.
+  const signedOffers = signedOfferRequest ? await checkSignedOffers(signedOfferRequest) : null;
+  return { op, checkedAt, response, ...judged, signedOffers };
 }

@@ -324,6 +324,7 @@ function toRow(o: ProbeOutcome, runId: string): CheckRow {
     detail: o.verdict.detail ? o.verdict.detail.slice(0, 300) : null,
     protocols: o.protocols,
     authSchemes: o.authSchemes,
+    signedOffers: o.signedOffers,
   };
 }
 

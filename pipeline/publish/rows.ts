@@ -2,6 +2,7 @@ import { priceKindOf } from '../x402/prices.ts';
 import { dailySeriesOver } from '../../site/contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../../site/contract/common.ts';
 import { emptyOutcomeReportCounts, type OutcomeReportCounts } from '../../site/contract/moderation.ts';
+import { emptyOutcomeReportsByReceipt, type OutcomeReportsByReceipt } from '../../site/contract/outcome-receipt.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -273,11 +274,28 @@ function currentTermsOf(v: unknown): CurrentTerms | null {
   };
 }
 
-/** Counts per outcome and state from the staged rows (sql.ts `outcome_reports_j`); every count present, zero when none. */
+type OutcomeCountRow = { outcome: string; state: string; receipt: string; n: number };
+
+/**
+ * Counts per outcome and moderation state from the staged rows (sql.ts `outcome_reports_j`, one row
+ * per outcome, moderation state and receipt state): all reports whatever their receipt; every count
+ * present, zero when none.
+ */
 export function outcomeReportsOf(v: unknown): OutcomeReportCounts {
   const out = emptyOutcomeReportCounts();
-  for (const r of json<Array<{ outcome: string; state: string; n: number }>>(v, [])) {
+  for (const r of json<OutcomeCountRow[]>(v, [])) {
     const byState = out[r.outcome as keyof OutcomeReportCounts] as Record<string, number> | undefined;
+    if (byState && r.state in byState) byState[r.state] = (byState[r.state] ?? 0) + Number(r.n);
+  }
+  return out;
+}
+
+/** The same rows kept apart per receipt state (verified, not_verified, no_receipt); every count present. */
+export function outcomeReportsByReceiptOf(v: unknown): OutcomeReportsByReceipt {
+  const out = emptyOutcomeReportsByReceipt();
+  for (const r of json<OutcomeCountRow[]>(v, [])) {
+    const byOutcome = out[r.receipt as keyof OutcomeReportsByReceipt] as Record<string, Record<string, number>> | undefined;
+    const byState = byOutcome?.[r.outcome];
     if (byState && r.state in byState) byState[r.state] = Number(r.n);
   }
   return out;
@@ -319,5 +337,6 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
         }
       : null,
     outcome_reports: outcomeReportsOf(r.outcome_reports_j),
+    outcome_reports_by_receipt: outcomeReportsByReceiptOf(r.outcome_reports_j),
   };
 }

@@ -88,8 +88,9 @@ SELECT
   -- nor fingerprinted.
   dc.scope AS directory_scope, ${iso("CASE WHEN dc.scope = 'changed' THEN dc.evaluated_at END")} AS directory_evaluated_at,
   dc.criteria::VARCHAR AS criteria,
-  -- Outcome reports per outcome and moderation state at the publish instant (macro
-  -- atlas_outcome_counts): in the summary row, so a moderation decision changes the fingerprint.
+  -- Outcome reports per outcome, moderation state and receipt state at the publish instant (macro
+  -- atlas_outcome_counts): in the summary row, so a moderation decision or a receipt verdict changes
+  -- the fingerprint.
   orc.j AS outcome_reports_j,
   -- The catalogs that list or listed it (catalog_listing, migration 024), oldest first.
   cl.j AS catalogs_j
@@ -102,7 +103,7 @@ LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
 LEFT JOIN directory_current dc ON dc.service_id = s.id
-LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 'n': n} ORDER BY outcome, state))::VARCHAR AS j
+LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 'receipt': receipt_state, 'n': n} ORDER BY outcome, state, receipt_state))::VARCHAR AS j
            FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}
              ORDER BY first_seen, catalog_kind, catalog))::VARCHAR AS j

@@ -2,6 +2,8 @@ import type { Store } from '../store/store.ts';
 import { checksFigures } from './checks-figures.ts';
 import { CHECK_INTERVAL_NAMES, FEEDBACK_KINDS, OUTCOMES, SERVICE_TIERS, SERVICE_TYPES } from '../../site/contract/common.ts';
 import { ReportBody } from '../../site/contract/reports.ts';
+import { MODERATION_STATES } from '../../site/contract/moderation.ts';
+import { RECEIPT_STATES } from '../../site/contract/outcome-receipt.ts';
 import { REPORT_NOTES } from './notes.ts';
 import { int, PARAMS_CTE } from './sql.ts';
 import { termsFigures } from './terms-figures.ts';
@@ -17,6 +19,26 @@ function tally<K extends string>(keys: readonly K[], rows: Array<{ k: unknown; n
   const out = zeros(keys);
   for (const r of rows) if ((keys as readonly unknown[]).includes(r.k)) out[r.k as K] = int(r.n);
   return out;
+}
+
+/** The week's reports per receipt state: received, by outcome, by moderation state; every key present. */
+function byReceipt(rows: Array<{ r: string; o: string; m: string; n: unknown }>): ReportBody['outcome_reports']['by_receipt'] {
+  const of = (s: string) => rows.filter((x) => x.r === s);
+  return Object.fromEntries(
+    RECEIPT_STATES.map((s) => [
+      s,
+      {
+        received: of(s).reduce((a, x) => a + int(x.n), 0),
+        by_outcome: tally(OUTCOMES, sumBy(of(s), 'o')),
+        by_moderation: tally(MODERATION_STATES, sumBy(of(s), 'm')),
+      },
+    ]),
+  ) as ReportBody['outcome_reports']['by_receipt'];
+}
+function sumBy(rows: Array<{ o: string; m: string; n: unknown }>, key: 'o' | 'm'): Array<{ k: string; n: number }> {
+  const m = new Map<string, number>();
+  for (const r of rows) m.set(r[key], (m.get(r[key]) ?? 0) + int(r.n));
+  return [...m].map(([k, n]) => ({ k, n }));
 }
 
 /**
@@ -77,6 +99,11 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     `SELECT o.state AS k, count(*)::INTEGER AS n FROM atlas_outcome_state_as_of($2::TIMESTAMP) o, p
      WHERE atlas_in_window(o.received_at, p.ws, p.until) GROUP BY 1 ORDER BY 1`,
   );
+  // Receipt state and moderation state as of figures_until, kept apart per receipt state.
+  const receiptRows = await q<{ r: string; o: string; m: string; n: unknown }>(
+    `SELECT o.receipt_state AS r, o.outcome AS o, o.state AS m, count(*)::INTEGER AS n FROM atlas_outcome_state_as_of($2::TIMESTAMP) o, p
+     WHERE atlas_in_window(o.received_at, p.ws, p.until) GROUP BY ALL ORDER BY ALL`,
+  );
   const feedbackRows = await q<{ k: string; n: unknown }>(
     `SELECT kind AS k, count(*)::INTEGER AS n FROM feedback, p WHERE atlas_in_window(received_at, p.ws, p.until) GROUP BY 1`,
   );
@@ -110,6 +137,7 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
       received: sum(outcomeRows),
       by_outcome: tally(OUTCOMES, outcomeRows),
       by_moderation: Object.fromEntries(moderationRows.map((r) => [String(r.k), int(r.n)])),
+      by_receipt: byReceipt(receiptRows),
     },
     feedback: { received: sum(feedbackRows), by_kind: tally(FEEDBACK_KINDS, feedbackRows) },
     notes: REPORT_NOTES,

@@ -9,5 +9,5 @@ export const REPORT_NOTES: Record<string, string> = {
   payment_terms:
     'A payment-term change is a valid x402 payment request whose terms differ from the previous valid one of the same endpoint; one change can have several kinds.',
   outcome_reports:
-    'Outcome reports are unverified reports sent by agents, moderated before any use; they are counted as received and never turned into rates or scores.',
+    "Outcome reports are reports sent by agents, moderated before any use; they are counted as received and never turned into rates or scores. A report that carries the seller's signed x402 receipt is counted as verified only when the receipt passed every check (signature, signer holding an observed payee address, resource, issue time, not reused); the rest stay claims, counted apart.",
 };

@@ -15,7 +15,9 @@ import type { Store } from './store.ts';
  * Secrets and personal data are never exported:
  * - `keys` (API key hashes, requesters' labels and contact) is not exported at all;
  * - `feedback` loses `contact` (a way to reach the sender) and `address_hash` (the sender's address);
- * - `outcomes` loses `key_id` and `idempotency_key`, which tie a report to the key holder who sent it;
+ * - `outcomes` loses `key_id` and `idempotency_key`, which tie a report to the key holder who sent it,
+ *   and `receipt`, the raw x402 receipt, which names the payer (usually the reporter's wallet); the
+ *   verdict on it (`outcome_receipt_checks`: state, reason, the signer's keyed hash) is exported;
  * - `outcome_moderation` loses `note` (an operator's free text, which may describe the sender).
  *
  * The table list is explicit, not "every table": a new table is exported only once someone decides
@@ -52,8 +54,9 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'changes', orderBy: 'detected_at, id' },
   { table: 'reports', orderBy: 'week' },
   { table: 'report_corrections', orderBy: 'week, seq' },
-  { table: 'outcomes', exclude: ['key_id', 'idempotency_key'], orderBy: 'received_at, id' },
+  { table: 'outcomes', exclude: ['key_id', 'idempotency_key', 'receipt'], orderBy: 'received_at, id' },
   { table: 'outcome_moderation', exclude: ['note'], orderBy: 'report_id, seq' },
+  { table: 'outcome_receipt_checks', orderBy: 'report_id' },
   { table: 'feedback', exclude: ['contact', 'address_hash'], orderBy: 'received_at, id' },
   { table: 'sync_state', orderBy: 'source' },
   { table: 'networks', orderBy: 'id' },

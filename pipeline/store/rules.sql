@@ -46,9 +46,14 @@
 -- all checks, live and archived           checks_all, atlas_archived_checks        researchers (`atlas sql`), report
 --                                                                                   windows (atlas_window_checks)
 -- daily check aggregates                  atlas_check_daily(lo, hi)                table check_daily (compute)
+-- signed offers (offer-receipt) of the    atlas_signed_offers_as_of(hi),           signed_offers_summary and
+--   latest valid payment request, and     atlas_signed_offer_events(hi)            signed_offer_events (compute);
+--   their terms-differ events                                                      verify, weekly reports
 -- moderation state of outcome reports     atlas_outcome_state_as_of(hi),           weekly reports, verify; publish
 --                                         atlas_outcome_counts(hi),                (service detail, moderation index),
 --                                         outcome_moderation_current               `atlas moderate`
+-- receipt state of outcome reports        atlas_outcome_state_as_of(hi)            the same (verdicts: outcome_receipt_checks,
+--   (outcome-receipt/1)                     .receipt_state                           made by `atlas ingest inbox`)
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -621,6 +626,87 @@ LEFT JOIN ch ON ch.service_id = span.service_id
 LEFT JOIN latest l ON l.service_id = span.service_id;
 
 -- ---------------------------------------------------------------------------------------------------
+-- Rule: signed offers (x402's offer-receipt extension; table offer_signatures, migration 062), for the
+-- primary operation, from the rows with checked_at <= hi. Only services whose 402 carried a signed
+-- offer at least once up to hi have a state (others: none).
+--
+-- atlas_signed_offer_events(hi): a terms-differ event is a valid payment-request observation
+-- (payment_terms) at which at least one signed offer with a VALID signature differs from its matching
+-- unsigned `accepts` entry (offer_signatures.terms_differ), when the previous valid observation of the
+-- same service had none (or there is no previous one). `fields`: the differing fields of that
+-- observation (sorted); `offers`: how many signed offers differed.
+CREATE OR REPLACE MACRO atlas_signed_offer_events(hi) AS TABLE
+WITH ever AS (
+  SELECT DISTINCT service_id FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+),
+per_check AS (
+  SELECT service_id, operation, slot,
+    count(*) FILTER (WHERE terms_differ) AS offers,
+    list_sort(list_distinct(flatten(list(differing) FILTER (WHERE terms_differ)))) AS fields
+  FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+  GROUP BY ALL
+),
+obs AS (
+  SELECT t.service_id, t.slot, t.observed_at, coalesce(c.offers, 0) AS offers, coalesce(c.fields, []::VARCHAR[]) AS fields
+  FROM payment_terms t SEMI JOIN ever e ON e.service_id = t.service_id
+  LEFT JOIN per_check c ON c.service_id = t.service_id AND c.operation = t.operation AND c.slot = t.slot
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+),
+seq AS (SELECT *, lag(offers) OVER (PARTITION BY service_id ORDER BY observed_at, slot) AS prev_offers FROM obs)
+SELECT service_id, observed_at AS event_at, fields, offers::INTEGER AS offers
+FROM seq WHERE offers > 0 AND coalesce(prev_offers, 0) = 0;
+
+-- atlas_signed_offers_as_of(hi): per service, the signed offers of its LATEST valid payment-request
+-- observation up to hi (payment_terms, primary operation; 0 offers when that request carried none):
+--   checked_at                          the observation's time
+--   signed                              signed offers read (at most 16 per check)
+--   valid / invalid / not_checked       by signature state
+--   authorised / not_authorised / signer_not_checked   by signer state (the payee key itself only)
+--   reasons                             [{reason, offers}]: every signature_reason and signer_reason, counted
+--   terms_differ                        offers with a valid signature whose terms differ from their accepts entry
+--   differing_fields                    the fields that differ, sorted
+--   last_terms_differ_at                the latest terms-differ event up to hi (atlas_signed_offer_events)
+CREATE OR REPLACE MACRO atlas_signed_offers_as_of(hi) AS TABLE
+WITH ever AS (
+  SELECT DISTINCT service_id FROM offer_signatures WHERE operation = 'primary' AND checked_at <= hi
+),
+latest AS (
+  SELECT t.service_id, t.operation, t.slot, t.observed_at
+  FROM payment_terms t SEMI JOIN ever e ON e.service_id = t.service_id
+  WHERE t.operation = 'primary' AND t.observed_at <= hi
+  QUALIFY row_number() OVER (PARTITION BY t.service_id ORDER BY t.observed_at DESC, t.slot DESC) = 1
+),
+o AS (
+  SELECT l.service_id, l.observed_at, s.offer_index, s.signature, s.signature_reason, s.signer, s.signer_reason, s.terms_differ, s.differing
+  FROM latest l LEFT JOIN offer_signatures s ON s.service_id = l.service_id AND s.operation = l.operation AND s.slot = l.slot
+),
+reason_counts AS (
+  SELECT service_id, list({'reason': reason, 'offers': n} ORDER BY reason) AS reasons
+  FROM (
+    SELECT service_id, reason, count(*)::INTEGER AS n
+    FROM (SELECT service_id, signature_reason AS reason FROM o WHERE signature_reason IS NOT NULL
+          UNION ALL SELECT service_id, signer_reason FROM o WHERE signer_reason IS NOT NULL)
+    GROUP BY ALL
+  ) GROUP BY service_id
+),
+ev AS (SELECT service_id, max(event_at) AS last_at FROM atlas_signed_offer_events(hi) GROUP BY service_id)
+SELECT o.service_id,
+  any_value(o.observed_at) AS checked_at,
+  count(o.offer_index)::INTEGER AS signed,
+  count(*) FILTER (WHERE o.signature = 'valid')::INTEGER AS valid,
+  count(*) FILTER (WHERE o.signature = 'invalid')::INTEGER AS invalid,
+  count(*) FILTER (WHERE o.signature = 'not_checked')::INTEGER AS not_checked,
+  count(*) FILTER (WHERE o.signer = 'authorised')::INTEGER AS authorised,
+  count(*) FILTER (WHERE o.signer = 'not_authorised')::INTEGER AS not_authorised,
+  count(*) FILTER (WHERE o.signer = 'not_checked')::INTEGER AS signer_not_checked,
+  coalesce(any_value(r.reasons), []) AS reasons,
+  count(*) FILTER (WHERE o.terms_differ)::INTEGER AS terms_differ,
+  coalesce(list_sort(list_distinct(flatten(list(o.differing) FILTER (WHERE o.terms_differ)))), []::VARCHAR[]) AS differing_fields,
+  any_value(ev.last_at) AS last_terms_differ_at
+FROM o LEFT JOIN reason_counts r ON r.service_id = o.service_id LEFT JOIN ev ON ev.service_id = o.service_id
+GROUP BY o.service_id;
+
+-- ---------------------------------------------------------------------------------------------------
 -- Rule: provider endpoints: the tracked services on each host (a service counts itself).
 CREATE OR REPLACE VIEW atlas_provider_endpoints AS
 SELECT host, count(*)::INTEGER AS provider_endpoints FROM services GROUP BY host;
@@ -812,15 +898,28 @@ WITH d AS (
   WHERE m.decided_at <= hi
   QUALIFY row_number() OVER (PARTITION BY m.report_id ORDER BY (m.rule_version = 'operator') DESC, m.decided_at DESC, m.seq DESC) = 1
 )
+--
+-- Receipt state (rule outcome-receipt/1, site/contract/outcome-receipt.ts; migration 063): a report
+-- whose receipt was verified at or before hi is 'verified'; a report with a receipt that failed
+-- verification, or whose verdict was made after hi, is 'not_verified' (receipt_reason: the failed
+-- check, null while not checked yet); a report without a receipt is 'no_receipt'. Every report with a
+-- receipt has a row in outcome_receipt_checks (made in the transaction that loaded it), so presence
+-- is read from that table alone (the export leaves the raw receipt out). Moderation applies to every
+-- receipt state alike: the two are independent columns, never combined into one figure.
 SELECT o.id AS report_id, o.service_id, o.outcome, o.received_at,
-  coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at
+  coalesce(d.state, 'pending') AS state, d.reason, d.rule_version, d.decided_by, d.decided_at,
+  CASE WHEN rc.report_id IS NULL THEN 'no_receipt'
+       WHEN rc.state = 'verified' AND rc.checked_at <= hi THEN 'verified'
+       ELSE 'not_verified' END AS receipt_state,
+  CASE WHEN rc.checked_at <= hi THEN rc.reason END AS receipt_reason
 FROM outcomes o LEFT JOIN d ON d.report_id = o.id
+LEFT JOIN outcome_receipt_checks rc ON rc.report_id = o.id
 WHERE o.received_at <= hi;
 
--- Reports per service, outcome and state as of instant hi (the published counts; reports naming no
--- service are counted in the weekly reports only).
+-- Reports per service, outcome, moderation state and receipt state as of instant hi (the published
+-- counts; reports naming no service are counted in the weekly reports only).
 CREATE OR REPLACE MACRO atlas_outcome_counts(hi) AS TABLE
-SELECT service_id, outcome, state, count(*)::INTEGER AS n
+SELECT service_id, outcome, state, receipt_state, count(*)::INTEGER AS n
 FROM atlas_outcome_state_as_of(hi)
 WHERE service_id IS NOT NULL
 GROUP BY ALL;
@@ -845,4 +944,4 @@ COMMENT ON VIEW terms_90d IS 'Per service: the published payment-term figures ov
 COMMENT ON VIEW atlas_provider_endpoints IS 'Per host: how many tracked services it serves (provider_endpoints; a service counts itself).';
 COMMENT ON VIEW listing_criteria IS 'Per service: each directory criterion of the current listing-criteria rule (passed, null where it does not apply), in_directory, and the criteria JSON as published.';
 COMMENT ON VIEW directory_current IS 'Per service: its current directory state (the latest evaluation); atlas_directory_as_of(t) gives membership at any instant.';
-COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) at atlas_compute_now().';
+COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) and its receipt state (verified, not_verified, no_receipt) at atlas_compute_now().';

@@ -170,7 +170,7 @@ export const REPORT_FIGURES: ResearchQuery = {
     'interval_changes.*',
     'payment_terms.*',
     'documentation.*',
-    'outcome_reports.received, by_outcome, by_moderation',
+    'outcome_reports.received, by_outcome, by_moderation, by_receipt.*',
     'feedback.*',
   ],
   notes:
@@ -210,7 +210,7 @@ terms AS (
 ),
 docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
 outc AS (
-  SELECT o.outcome, o.state AS moderation
+  SELECT o.outcome, o.state AS moderation, o.receipt_state AS receipt
   FROM atlas_outcome_state_as_of(getvariable('atlas_report_until')::TIMESTAMP) o, p WHERE atlas_in_window(o.received_at, p.lo, p.hi)
 ),
 fb AS (SELECT f.kind FROM feedback f, p WHERE atlas_in_window(f.received_at, p.lo, p.hi)),
@@ -244,6 +244,9 @@ figures(figure, value) AS (
   UNION ALL SELECT 'outcome_reports.received', count(*) FROM outc
   UNION ALL SELECT 'outcome_reports.by_outcome.' || outcome, count(*) FROM outc GROUP BY outcome
   UNION ALL SELECT 'outcome_reports.by_moderation.' || moderation, count(*) FROM outc GROUP BY moderation
+  UNION ALL SELECT 'outcome_reports.by_receipt.' || receipt || '.received', count(*) FROM outc GROUP BY receipt
+  UNION ALL SELECT 'outcome_reports.by_receipt.' || receipt || '.by_outcome.' || outcome, count(*) FROM outc GROUP BY receipt, outcome
+  UNION ALL SELECT 'outcome_reports.by_receipt.' || receipt || '.by_moderation.' || moderation, count(*) FROM outc GROUP BY receipt, moderation
   UNION ALL SELECT 'feedback.received', count(*) FROM fb
   UNION ALL SELECT 'feedback.by_kind.' || kind, count(*) FROM fb GROUP BY kind
 )

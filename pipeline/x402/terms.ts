@@ -42,7 +42,7 @@ const isEvm = (caip2: string) => caip2.startsWith('eip155:');
 
 /** HMAC is the costliest step per offer and payTo addresses repeat across endpoints: memoize (bounded). */
 const payToCache = new Map<string, string>();
-function payToHash(secret: string, address: string): string {
+export function payToHash(secret: string, address: string): string {
   const key = `${secret}\u0000${address}`;
   let h = payToCache.get(key);
   if (h === undefined) {

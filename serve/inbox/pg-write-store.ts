@@ -17,7 +17,7 @@ const OUTCOME_COLUMNS = names('outcomes');
 const KEY_COLUMNS = names('keys');
 const FEEDBACK_COLUMNS = names('feedback');
 const TIME_COLUMNS = recordColumns('outcomes')
-  .filter((c) => c.time)
+  .filter((c) => c.type === 'time')
   .map((c) => c.name);
 
 const insertSql = (table: string, cols: readonly string[], tail = '') =>
@@ -119,7 +119,7 @@ export class PgWriteStore implements Writes {
     return this.timed('outcomes', async () => {
       const ins = await this.cluster.query(
         INSERT_OUTCOME,
-        OUTCOME_COLUMNS.map((k) => rec[k]),
+        OUTCOME_COLUMNS.map((k) => rec[k] ?? null),
       );
       if (ins.rowCount) return { record: rec, duplicate: false };
       const first = await this.findOutcome(rec.key_id, rec.idempotency_key);

@@ -194,7 +194,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'report_outcome',
     title: 'Report an outcome',
     description:
-      'Report the outcome of using a service (POST /api/v1/outcomes). Requires an API key on the MCP HTTP request (Authorization: Bearer <key> or X-API-Key). Reports are unverified, moderated, and never turned into rates or scores.',
+      'Report the outcome of using a service (POST /api/v1/outcomes). Requires an API key on the MCP HTTP request (Authorization: Bearer <key> or X-API-Key). Attach the seller\'s signed x402 receipt (the settlement response\'s extensions["offer-receipt"].info.receipt) as `receipt` to have the report counted as verified once Atlas has checked it. Reports are moderated and never turned into rates or scores.',
     input: ReportOutcomeInput,
     output: OutcomeReceiptOutput,
     readOnly: false,

@@ -10,7 +10,9 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string):
   if (r.success) return r.data;
   const i = r.error.issues[0]!;
   if (i.code === 'unrecognized_keys') {
-    throw new AtlasError('invalid_input', `${what}: unknown member ${i.keys.map((k) => JSON.stringify(k)).join(', ')}`);
+    // A nested object (an outcome report's receipt) names where the member is.
+    const at = i.path.length ? `${i.path.map(String).join('.')}: ` : '';
+    throw new AtlasError('invalid_input', `${what}: ${at}unknown member ${i.keys.map((k) => JSON.stringify(k)).join(', ')}`);
   }
   if (i.path.length === 0) throw new AtlasError('invalid_input', `${what}: must be a JSON object`);
   const where = i.path.map(String).join('.');

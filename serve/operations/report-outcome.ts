@@ -40,7 +40,9 @@ function receipt(rec: OutcomeRecord, duplicate: boolean, decision: ModerationDec
       ? `Already received: this is the receipt of the first report with this idempotency_key${
           decision ? `, ${decision.state}${decision.reason ? ` (${decision.reason})` : ''} by moderation` : ', pending moderation'
         }.`
-      : 'Report received, pending moderation. Outcome reports are unverified and never change measured evidence.',
+      : rec.receipt
+        ? 'Report received with a receipt, pending moderation. The receipt is verified when the report is loaded into the database (signature, signer = an observed payee address of the service, resource, issue time); outcome reports never change measured evidence.'
+        : 'Report received, pending moderation. Outcome reports are unverified and never change measured evidence.',
   };
 }
 
@@ -51,7 +53,8 @@ function receipt(rec: OutcomeRecord, duplicate: boolean, decision: ModerationDec
  * - referral_id: signed by this service, at most 7 days old, issued to this same key, and naming
  *   the same service as service_id when both are given;
  * - service_id without a referral: a tracked service of the loaded generation;
- * - reported_at not more than 5 minutes in the server's future.
+ * - reported_at not more than 5 minutes in the server's future;
+ * - receipt (optional): the x402 receipt object, shape and size only (X402Receipt, site/contract/outcome-receipt.ts).
  * 201 on the first report; 200 with the first report's receipt (duplicate: true) for a repeated
  * idempotency_key of the same key, whatever the new body says. Never touches evidence.
  */
@@ -109,6 +112,8 @@ export async function reportOutcome(
     reported_at: req.reported_at ? new Date(req.reported_at).toISOString() : null,
     received_at: now.toISOString(),
     moderation: 'pending',
+    // Stored raw, never verified here (serve imports no crypto): the pipeline verifies it.
+    receipt: req.receipt ?? null,
   };
   const { record, duplicate } = await deps.writes.addOutcome(rec);
   return {

@@ -6,6 +6,7 @@ import { Evidence, LastCheck } from './evidence.ts';
 import { FieldEntry, Fields } from './fields.ts';
 import { Health } from './health.ts';
 import { ModerationCounts, OutcomeReportCounts } from './moderation.ts';
+import { OutcomeReportsByReceipt } from './outcome-receipt.ts';
 import { Notes } from './notes.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
 import { Report, ReportBody, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
@@ -63,6 +64,7 @@ export const PARTS = {
   IntervalChange,
   RegistryText,
   OutcomeReportCounts,
+  OutcomeReportsByReceipt,
   ModerationCounts,
   RunRecord,
   JobStatus,

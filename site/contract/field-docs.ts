@@ -2,6 +2,7 @@ import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from './changes.ts';
 import { CHECK_REASONS, PAYMENT_PROTOCOLS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
 import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
+import { RECEIPT_REASONS, RECEIPT_RULE, RECEIPT_WINDOW } from './outcome-receipt.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
 
@@ -423,10 +424,27 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'ServiceDetail.referral_id': d('atlas', 'Only with an API key: a signed token to cite in an outcome report, valid 7 days.'),
   'ServiceDetail.outcome_reports': d(
     'computed',
-    `Unverified outcome reports about this service received up to generated_at, counted per reported outcome and moderation state as of generated_at (rule ${MODERATION_RULE} or an operator's decision). Counts only: never a rate or a score, never part of the evidence.`,
+    `Outcome reports about this service received up to generated_at, whatever their receipt, counted per reported outcome and moderation state as of generated_at (rule ${MODERATION_RULE} or an operator's decision); outcome_reports_by_receipt keeps the verified ones apart. Counts only: never a rate or a score, never part of the evidence.`,
     'reports',
     'every report received up to generated_at (the publish instant)',
   ),
+  'ServiceDetail.outcome_reports_by_receipt': d(
+    'computed',
+    `The same reports as outcome_reports, kept apart by receipt state (rule ${RECEIPT_RULE}), each per reported outcome and moderation state as of generated_at. verified: the report carried the seller's signed x402 receipt (offer-receipt extension) and every check passed when it was loaded: the signature is valid (EIP-712, or JWS with a did:key/did:jwk key; nothing is fetched); the signer's address is one of the receiving addresses (payTo) Atlas observed in the service's 402s up to then; the receipt's resourceUrl is the service's URL or one of its operations' (scheme and host case-insensitive, default port, fragment and one trailing slash ignored); issuedAt is from ${RECEIPT_WINDOW.beforeHours} hours before the report's reported_at (else received_at) to ${RECEIPT_WINDOW.afterMinutes} minutes after its received_at; and no earlier report carried the same signature. not_verified: a receipt was sent but a check failed (reasons: ${RECEIPT_REASONS.join(', ')}). no_receipt: none was sent. A verified report shows that a payment was answered with a receipt by a key holding the payee address; not that the answer was good, nor who the reporter is. Counts only: never a rate or a score.`,
+    'reports',
+    'every report received up to generated_at (the publish instant); a verdict counts from the instant it was made',
+  ),
+  'OutcomeReportsByReceipt.verified': d(
+    'computed',
+    'Reports whose receipt passed every check of the rule, per outcome and moderation state.',
+    'reports',
+  ),
+  'OutcomeReportsByReceipt.not_verified': d(
+    'computed',
+    'Reports that carried a receipt that failed a check (or was not checked yet at generated_at), per outcome and moderation state: these stay claims.',
+    'reports',
+  ),
+  'OutcomeReportsByReceipt.no_receipt': d('computed', 'Reports without a receipt, per outcome and moderation state: claims.', 'reports'),
   'OutcomeReportCounts.success': d('computed', 'Reports of success, per moderation state.', 'reports'),
   'OutcomeReportCounts.failure': d('computed', 'Reports of failure, per moderation state.', 'reports'),
   'OutcomeReportCounts.unknown': d('computed', 'Reports of an unknown outcome, per moderation state.', 'reports'),

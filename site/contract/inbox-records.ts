@@ -39,6 +39,12 @@ export const OutcomeRecordSchema = z.object({
   received_at: Time,
   /** Always 'pending' on receipt (docs/design.md, outcome reports); moderation happens in the pipeline. */
   moderation: z.literal('pending'),
+  /**
+   * The x402 receipt object of the report exactly as received (shape checked at POST with
+   * X402Receipt, site/contract/outcome-receipt.ts), null without one. Absent from records written
+   * before receipts were accepted. Never verified by the server.
+   */
+  receipt: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
@@ -65,10 +71,13 @@ export interface InboxRecordByKind {
   feedback: FeedbackRecord;
 }
 
-/** A member of a record schema as a stored column: `time` members (schema Time) are timestamps. */
+/**
+ * A member of a record schema as a stored column: `time` members (schema Time) are timestamps,
+ * `json` members (an object, such as an outcome report's receipt) are JSON, the rest text.
+ */
 export interface RecordColumn<K extends InboxKind> {
   name: keyof InboxRecordByKind[K] & string;
-  time: boolean;
+  type: 'time' | 'json' | 'text';
 }
 
 /**
@@ -78,8 +87,10 @@ export interface RecordColumn<K extends InboxKind> {
  */
 export function recordColumns<K extends InboxKind>(kind: K): RecordColumn<K>[] {
   return Object.entries(RECORD_SCHEMAS[kind].shape).map(([name, field]) => {
-    const inner = field instanceof z.ZodNullable ? field.unwrap() : field;
-    return { name: name as RecordColumn<K>['name'], time: inner === Time };
+    let inner: z.ZodType = field;
+    while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    const type = inner === Time ? 'time' : inner instanceof z.ZodRecord || inner instanceof z.ZodObject ? 'json' : 'text';
+    return { name: name as RecordColumn<K>['name'], type };
   });
 }
 

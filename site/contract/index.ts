@@ -24,6 +24,7 @@ export * from './roadmap.ts';
 export * from './fields.ts';
 export * from './error.ts';
 export * from './moderation.ts';
+export * from './outcome-receipt.ts';
 export * from './writes.ts';
 export * from './index-record.ts';
 export * from './manifest.ts';

@@ -1,4 +1,7 @@
+import { OUTCOMES } from './common.ts';
 import type { FieldDoc } from './field-docs.ts';
+import { MODERATION_STATES } from './moderation.ts';
+import { RECEIPT_RULE, RECEIPT_STATES } from './outcome-receipt.ts';
 
 /**
  * Definitions of the weekly report body's members that its schema (ReportBody, reports.ts)
@@ -6,6 +9,27 @@ import type { FieldDoc } from './field-docs.ts';
  */
 const WEEK = 'the week (week_start to figures_until)';
 const c = (definition: string, unit: string | null = null): FieldDoc => ({ definition, unit, window: WEEK, source: 'computed' });
+
+/** The week's reports of each receipt state (rule outcome-receipt/1), by outcome and by moderation state. */
+const byReceipt = (): Record<string, FieldDoc> => {
+  const out: Record<string, FieldDoc> = {
+    'ReportBody.outcome_reports.by_receipt': c(
+      `Outcome reports received in the week, kept apart by receipt state as of figures_until (rule ${RECEIPT_RULE}): verified (the seller's signed receipt passed every check), not_verified (a receipt that failed a check or was not checked yet), no_receipt. Each state counts its reports by outcome and by moderation state; the states never add up into one figure of verified evidence.`,
+      'reports',
+    ),
+  };
+  for (const s of RECEIPT_STATES) {
+    const b = `ReportBody.outcome_reports.by_receipt.${s}`;
+    out[b] = c(`Reports received in the week whose receipt state is ${s} as of figures_until.`, 'reports');
+    out[`${b}.received`] = c(`Reports received in the week whose receipt state is ${s}.`, 'reports');
+    out[`${b}.by_outcome`] = c(`Of those, by reported outcome.`, 'reports');
+    for (const o of OUTCOMES) out[`${b}.by_outcome.${o}`] = c(`Reports of ${o} whose receipt state is ${s}.`, 'reports');
+    out[`${b}.by_moderation`] = c(`Of those, by moderation state as of figures_until.`, 'reports');
+    for (const m of MODERATION_STATES)
+      out[`${b}.by_moderation.${m}`] = c(`Reports ${m} by moderation whose receipt state is ${s}.`, 'reports');
+  }
+  return out;
+};
 
 const kinds = (prefix: string, what: string) =>
   Object.fromEntries(
@@ -51,7 +75,10 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
   'ReportBody.payment_terms.by_kind.version': c('Changes classified version.', 'changes'),
   'ReportBody.payment_terms.by_kind.other': c('Changes classified other.', 'changes'),
   'ReportBody.documentation': c('Documentation changes of reviewed services.', 'changes'),
-  'ReportBody.outcome_reports': c('Unverified outcome reports received from agents; never mixed into evidence.', 'reports'),
+  'ReportBody.outcome_reports': c(
+    'Outcome reports received from agents; never mixed into evidence. by_receipt keeps the reports backed by a verified receipt apart from the claims.',
+    'reports',
+  ),
   'ReportBody.outcome_reports.note': { definition: 'What outcome reports are and are not.', unit: null, window: null, source: 'constant' },
   'ReportBody.outcome_reports.received': c('Outcome reports received.', 'reports'),
   'ReportBody.outcome_reports.by_outcome': c('Outcome reports by reported outcome.', 'reports'),
@@ -62,6 +89,7 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
     'Outcome reports received in the week by moderation state (pending, accepted, rejected) as of figures_until; only states with reports appear.',
     'reports',
   ),
+  ...byReceipt(),
   'ReportBody.feedback': c('Feedback received.', 'submissions'),
   'ReportBody.feedback.received': c('Feedback submissions received.', 'submissions'),
   'ReportBody.feedback.by_kind': c('Feedback by kind.', 'submissions'),

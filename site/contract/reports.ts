@@ -11,6 +11,8 @@ import {
   SERVICE_TYPES,
   TERMS_CHANGE_KINDS,
 } from './common.ts';
+import { MODERATION_STATES } from './moderation.ts';
+import { RECEIPT_STATES } from './outcome-receipt.ts';
 
 /** Longest correction note (`atlas report correct --note`). */
 export const CORRECTION_NOTE_MAX = 1000;
@@ -110,6 +112,21 @@ export const ReportBody = z.object({
     received: count,
     by_outcome: record(OUTCOMES),
     by_moderation: z.record(z.string(), count),
+    by_receipt: z.object(
+      Object.fromEntries(
+        RECEIPT_STATES.map((s) => [
+          s,
+          z.object({ received: count, by_outcome: record(OUTCOMES), by_moderation: record(MODERATION_STATES) }),
+        ]),
+      ) as Record<
+        (typeof RECEIPT_STATES)[number],
+        z.ZodObject<{
+          received: typeof count;
+          by_outcome: ReturnType<typeof record<typeof OUTCOMES>>;
+          by_moderation: ReturnType<typeof record<typeof MODERATION_STATES>>;
+        }>
+      >,
+    ),
   }),
   feedback: z.object({
     received: count,

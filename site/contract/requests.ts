@@ -13,6 +13,7 @@ import {
   SERVICE_TYPES,
   SORTS,
 } from './common.ts';
+import { X402Receipt } from './outcome-receipt.ts';
 
 /**
  * Request bodies and query parameters of the public API (GET /api/v1/services, GET /api/v1/changes and
@@ -367,6 +368,11 @@ export const OutcomeReportSchema = z.strictObject({
   operation: z.string().max(REQUEST_LIMITS.outcomeOperation).optional(),
   task_category: z.string().max(REQUEST_LIMITS.outcomeTaskCategory).optional(),
   reported_at: DateTime.optional(),
+  /**
+   * The seller's signed x402 receipt of the paid call (offer-receipt extension), as returned in its
+   * settlement response; shape and size checked here, verified by the pipeline (site/contract/outcome-receipt.ts).
+   */
+  receipt: X402Receipt.optional(),
 });
 /** @public The request body a client sends (for clients typing their requests). */
 export type OutcomeReport = z.infer<typeof OutcomeReportSchema>;

@@ -3,6 +3,8 @@ import {
   CHANGES_QUERY_PARAMS,
   LISTING_CRITERIA_RULE,
   NOTES,
+  RECEIPT_RULE,
+  RECEIPT_WINDOW,
   SCHEDULE_RULE,
   SERVICES_QUERY_PARAMS,
   type ParamSpec,
@@ -59,6 +61,9 @@ export const CHANGES_PARAM_EXAMPLES: Record<ChangesParam, string> = {
 export const TERMS_CHANGES_RULE =
   'Every valid x402 payment request Atlas receives is normalized (scheme, CAIP-2 network, asset, amount, receiving address, timeout, protocol version) and compared with the previous valid one of the same service; each difference is one or more of price, network_added, network_removed, asset, pay_to, scheme, version or other. A probe without a valid request neither counts as a change nor resets the history. Receiving addresses are compared as salted hashes and never published. Changes are counted over 30 and 90 days (payment_terms.changes_30d, changes_90d).';
 
+/** What an outcome report backed by a verified receipt means, and what it does not (site/contract/outcome-receipt.ts). */
+export const VERIFIED_REPORTS_RULE = `Agents with a key may report the outcome of a call (POST /api/v1/outcomes, MCP tool report_outcome); reports are moderated, counted per outcome and moderation state, and never turned into a rate or a score. A report may carry the seller's signed x402 receipt (offer-receipt extension). Atlas counts it as verified (outcome_reports_by_receipt.verified, rule ${RECEIPT_RULE}) only when the signature is valid, the signing key holds a receiving address Atlas itself observed in the service's 402 answers, the receipt names the service's URL, it was issued between ${RECEIPT_WINDOW.beforeHours} hours before the report and ${RECEIPT_WINDOW.afterMinutes} minutes after it was received, and no earlier report carried it. A verified report proves that a payment was answered with a receipt by a key that holds the payee address. It does not prove that the answer was good or correct, nor who the reporter is, nor that the reporter paid (the payer is whoever the seller named). Keys known only through did:web or DNS are not checked (Atlas fetches nothing to verify), so their receipts stay unverified. Reports with a receipt that failed a check (not_verified) and reports without one (no_receipt) remain claims, counted apart.`;
+
 export const CHECK_INTERVALS_RULE = `Rule ${SCHEDULE_RULE}: reviewed services are checked hourly. Discovered services are checked daily until their third probe, then hourly with 100 or more registry payers in 30 days, daily with 5 to 99, weekly with fewer than 5, and monthly when every probe failed for 14 days or the registry has not listed the service for 7 days. One unpaid request per interval; every change of interval is recorded, and expected and missed checks are counted against the interval in force at the time.`;
 
 const enc = (s: string) => encodeURIComponent(s);
@@ -101,6 +106,7 @@ export function renderLlmsTxt(baseUrl: string): string {
     `- Directory membership (${LISTING_CRITERIA_RULE}): ${NOTES.directory}`,
     `- Payment-term changes: ${TERMS_CHANGES_RULE}`,
     `- Prices: ${NOTES.prices}`,
+    `- Outcome reports and verified receipts: ${VERIFIED_REPORTS_RULE}`,
     '',
     '## Search',
     '',

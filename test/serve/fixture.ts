@@ -4,6 +4,7 @@ import type { ChangeRecord } from '../../site/contract/changes.ts';
 import { SERVICE_TIERS, SERVICE_TYPES, type ServiceTier, type ServiceType } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import { emptyOutcomeReportCounts } from '../../site/contract/moderation.ts';
+import { emptyOutcomeReportsByReceipt } from '../../site/contract/outcome-receipt.ts';
 import { ReportList } from '../../site/contract/reports.ts';
 import type { ServiceDetail } from '../../site/contract/service-detail.ts';
 import { Stats } from '../../site/contract/stats.ts';
@@ -185,6 +186,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     ...summary,
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
+    outcome_reports_by_receipt: emptyOutcomeReportsByReceipt(),
     generated_at: now.toISOString(),
     data_as_of: now.toISOString(),
     description: null,

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { JobKind, RunStatus } from '../../../site/contract/common.ts';
 import { RUN_ID_RE } from '../../store/runs.ts';
+import { MAX_SIGNED_OFFERS, SignedOfferCheck } from '../../../site/contract/offer-receipt.ts';
 import type { CheckRecord, TermsRecord } from '../check-writer.ts';
 
 /**
@@ -56,6 +57,8 @@ const CheckLine = z.strictObject({
   protocols: z.array(z.string()).nullable().optional(),
   // Optional: files written before migration 023 load with null.
   auth_schemes: z.array(z.string()).nullable().optional(),
+  // Since migration 062: the check's signed offers (absent: none).
+  signed_offers: z.array(SignedOfferCheck).max(MAX_SIGNED_OFFERS).nullable().optional(),
 });
 
 const TermsLine = z.strictObject({

@@ -22,7 +22,7 @@ describe.skipIf(!gate.present)('cluster schema on a real PostgreSQL', () => {
     }
   });
 
-  it("the replicas' tables hold exactly the members of the inbox record schemas, times as timestamptz", async () => {
+  it("the replicas' tables hold exactly the members of the inbox record schemas, times as timestamptz, objects as jsonb", async () => {
     const cluster = openCluster(await server.database());
     try {
       await migrateCluster(cluster);
@@ -34,7 +34,7 @@ describe.skipIf(!gate.present)('cluster schema on a real PostgreSQL', () => {
         );
         const expected = recordColumns(kind).map((c) => ({
           column_name: c.name,
-          data_type: c.time ? 'timestamp with time zone' : 'text',
+          data_type: { time: 'timestamp with time zone', json: 'jsonb', text: 'text' }[c.type],
         }));
         expect(r.rows, kind).toEqual(expected);
       }

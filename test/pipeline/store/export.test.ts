@@ -31,7 +31,7 @@ beforeAll(async () => {
     await store.run(
       `INSERT INTO keys VALUES ('key_1', 'sha256:secret-hash', 'lab', 'me@example.org', $1::TIMESTAMP, 'addr-hash');
        INSERT INTO feedback VALUES ('fb_1', 'missing_service', 'please add X', 'x402', 'me@example.org', $1::TIMESTAMP, 'addr-hash');
-       INSERT INTO outcomes VALUES ('out_1', 'key_1', 'idem-1', 'svc_r0000000', NULL, 'success', NULL, 'primary', NULL, $1::TIMESTAMP, $1::TIMESTAMP, 'pending')`.replace(
+       INSERT INTO outcomes VALUES ('out_1', 'key_1', 'idem-1', 'svc_r0000000', NULL, 'success', NULL, 'primary', NULL, $1::TIMESTAMP, $1::TIMESTAMP, 'pending', '{"format":"jws","signature":"a.b.c"}')`.replace(
         /\$1::TIMESTAMP/g,
         "TIMESTAMP '2026-11-24 10:00:00'",
       ),
@@ -135,6 +135,7 @@ describe('atlas export (research export)', () => {
       const oc = await r.all<Record<string, unknown>>(`SELECT * FROM read_parquet(${sqlPath(join(out, 'outcomes.parquet'))})`);
       expect(Object.keys(oc[0] ?? {})).not.toContain('key_id');
       expect(Object.keys(oc[0] ?? {})).not.toContain('idempotency_key');
+      expect(Object.keys(oc[0] ?? {})).not.toContain('receipt');
       expect(oc[0]?.outcome).toBe('success');
 
       // A published figure reproduced from the files alone, the way docs/research-guide.md says:

@@ -4,6 +4,7 @@ import {
   Stats as StatsSchema,
   NOTES,
   emptyOutcomeReportCounts,
+  emptyOutcomeReportsByReceipt,
 } from '../../../site/contract/index.ts';
 import type { ServiceDetail, ServiceList, ServiceSummary, Stats, Status } from '../../../site/contract/index.ts';
 import type { ReportView } from '../../../site/pages/index.ts';
@@ -29,6 +30,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
     description: HOSTILE,
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
+    outcome_reports_by_receipt: emptyOutcomeReportsByReceipt(),
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
     id: 'cand_0123456789abcdef0123',
@@ -259,6 +261,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     interval_history: _ih,
     registry_text: _rt,
     outcome_reports: _or,
+    outcome_reports_by_receipt: _orr,
     referral_id: _ref,
     ...summary
   } = d;
