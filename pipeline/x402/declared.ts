@@ -73,9 +73,6 @@ export const NOTHING_DECLARED: DeclaredValues = {
   pay_to_hashes: null,
 };
 
-/** Whether a declaration states anything at all. */
-export const statesAnything = (v: DeclaredValues): boolean => Object.values(v).some((x) => x !== null);
-
 /** The hash of the declared values (declared_terms.values_hash): equal hash = unchanged declaration. */
 export function declaredValuesHash(v: DeclaredValues, detail: unknown = null): string {
   const canonical = JSON.stringify([v.price_usd, v.max_price_usd, v.networks, v.assets, v.schemes, v.pay_to_hashes, detail]);

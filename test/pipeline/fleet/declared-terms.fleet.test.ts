@@ -6,7 +6,7 @@ import { parseConfig } from '../../../pipeline/core/config.ts';
 import { runCycle } from '../../../pipeline/cycle/index.ts';
 import { type DECLARED_CASES, fleetConfig, startFleet, writeFleetListings } from '../../../pipeline/fleet/index.ts';
 import { ingestListings, ingestX402 } from '../../../pipeline/ingest/index.ts';
-import { withStore } from '../../../pipeline/store/index.ts';
+import { migrate, withStore } from '../../../pipeline/store/index.ts';
 import { verifyGeneration } from '../../../pipeline/verify/index.ts';
 import { ChangeList, ServiceDetailFile } from '../../../site/contract/index.ts';
 import { makeContext, tempDir, testClock } from '../../helpers/context.ts';
@@ -45,6 +45,7 @@ describe('declared against observed terms over the fleet', () => {
       // daily slot); day 1: a cycle checks them; day 11, past the fleet's priceChangeAt (epoch + 10 days): `summarize`'s catalog now lists the live price
       const read = clock().toISOString();
       await withStore(ctx.paths.db, async (s) => {
+        await migrate(s, clock());
         await ingestX402(ctx, s, { source: fleet.x402RegistryUrl, registry: 'fleet-x402' });
         await ingestListings(ctx, s, ctx.paths.listings);
       });
