@@ -2,6 +2,7 @@ import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
+import { declaredDifferenceChanges } from '../compute/declared.ts';
 
 export interface ListChangesOptions {
   /** Look-back window in days (1–90; the caller validates), default 7. */
@@ -63,5 +64,8 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
     window_start: windowStart.toISOString(),
     total: items.length,
     items,
+    // Not documentation changes, so needs_review leaves them out (contract ChangeList).
+    declared_differences:
+      opts.needs_review === undefined ? await declaredDifferenceChanges(store, windowStart, opts.now, opts.service_id ?? null) : [],
   };
 }

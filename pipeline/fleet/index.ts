@@ -7,6 +7,7 @@ export { fleetConfig } from './config.ts';
 export { fleetAgent } from './dispatcher.ts';
 export * from './hostile.ts';
 export { writeFleetListings } from './listings.ts';
+export { DECLARED_CASES } from './declared.ts';
 export {
   loadReal402Responses,
   parseReal402Examples,

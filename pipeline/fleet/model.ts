@@ -31,6 +31,7 @@ export const DEFAULT_QUIRKS: X402RegistryQuirks = {
   repeatPastEnd: false,
   junkRows: false,
   splitCatalogs: false,
+  declaredTerms: false,
 };
 
 /** Read-only view of one endpoint; `expected` reads the fleet's clock each time it is accessed. */

@@ -3,6 +3,7 @@ import { bazaarExtension, describe, offersAt, v1Accepts, v1StyleOf } from './pay
 import { HOSTILE_DESCRIPTION, HOSTILE_SERVICE_NAME, HOSTILE_TAGS, HOSTILE_X402_ENDPOINT } from './hostile.ts';
 import type { EndpointSpec } from './plan.ts';
 import { secondCatalogOnly } from './catalogs.ts';
+import { declaredOffers } from './declared.ts';
 import { isListed, urlOf, type FleetState } from './state.ts';
 
 /**
@@ -19,11 +20,16 @@ export const DEFAULT_PAGE = 100;
 
 const TAGS = ['weather', 'finance', 'search', 'ai', 'data', 'news', 'maps', 'tools'] as const;
 
-/** One `type: "http"` item for an x402 endpoint, as the endpoint offers now (shared with the second catalog). */
-export function x402CatalogItem(state: FleetState, spec: EndpointSpec, now: Date): Record<string, unknown> {
+/**
+ * One `type: "http"` item for an x402 endpoint, as the endpoint offers now (shared with the second
+ * catalog); with `declared` (quirk declaredTerms, first catalog only) the offers the catalog lists for
+ * the sellers of declared.ts instead.
+ */
+export function x402CatalogItem(state: FleetState, spec: EndpointSpec, now: Date, declared = false): Record<string, unknown> {
   const url = urlOf(state, spec);
   const style = v1StyleOf(spec);
-  const offers = offersAt(spec, now, state.timeline);
+  const live = offersAt(spec, now, state.timeline);
+  const offers = declared ? declaredOffers(spec, live, now, state.timeline) : live;
   const accepts = style ? v1Accepts(spec, url, offers, style) : offers.map((o) => ({ ...o }));
   const updated = new Date(state.epoch.getTime() - (spec.index % 48) * HOUR_MS);
   const calls = spec.payers * (3 + (spec.index % 7));
@@ -105,7 +111,7 @@ export function x402RegistryPage(state: FleetState, params: URLSearchParams): Re
       : row === 'junk-bad-accepts'
         ? { ...JUNK_BAD_ACCEPTS, lastUpdated: state.epoch.toISOString() }
         : row[1] === 'http'
-          ? x402CatalogItem(state, row[0], now)
+          ? x402CatalogItem(state, row[0], now, q.declaredTerms)
           : mcpItem(state, row[0], now);
   if (q.junkRows && all.length > 0) {
     // Messy rows in the middle of the listing (type http, so the filter keeps them).

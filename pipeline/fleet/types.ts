@@ -62,6 +62,11 @@ export interface X402RegistryQuirks {
    * endpoint, as before).
    */
   splitCatalogs: boolean;
+  /**
+   * This catalog lists other terms than the live 402 for the sellers of declared.ts (price, network,
+   * asset, scheme, payee; one back in agreement at timeline.priceChangeAt). Off by default.
+   */
+  declaredTerms: boolean;
 }
 
 export interface FleetOptions {

@@ -9,6 +9,8 @@ import {
   recordListed,
 } from './catalog-presence.ts';
 import { recordActivity } from './activity.ts';
+import { catalogSource, recordDeclared } from './declared-terms.ts';
+import type { DeclaredValues } from '../x402/declared.ts';
 
 /**
  * Merging one registry sweep into the database, set-based (row-by-row inserts are slow in DuckDB;
@@ -61,6 +63,11 @@ export interface DiscoveredRecord {
   listed: boolean;
   /** Sanitized registry item (see raw.ts). */
   registry_raw: unknown;
+  /**
+   * What the source declares about the payment terms (x402 records; table declared_terms, migration
+   * 060), normalized like the observed terms. Absent: the record declares nothing (MCP servers).
+   */
+  declared?: DeclaredValues;
 }
 
 export interface MergeOptions {
@@ -281,6 +288,13 @@ export async function mergeDiscovered(store: Store, records: readonly Discovered
      SELECT s.id, s.registry_max_price_usd FROM ingest_stage s
      WHERE s.registry_max_price_usd IS NOT NULL AND EXISTS (SELECT 1 FROM services WHERE ${known})`,
   );
+
+  // What this source declares about payment terms, kept over time (declared_terms, migration 060):
+  // for the records it lists now; a complete sweep ends the declarations of what it no longer lists.
+  if (protocol === 'x402') {
+    const declared = records.flatMap((r) => (r.declared && r.listed ? [{ service_id: r.id, values: r.declared }] : []));
+    await recordDeclared(store, catalogSource(registry), declared, now, opts.delistMissing);
+  }
 
   // This catalog's presence rows for what it lists now (catalog_listing, migration 024).
   await recordListed(store, catalog, now);

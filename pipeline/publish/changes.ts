@@ -2,6 +2,7 @@ import { API_STATUS } from '../../site/contract/common.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { ChangeList, type ChangeRecord } from '../../site/contract/index.ts';
 import { apiPath as api } from './paths.ts';
+import { declaredDifferenceChanges } from '../compute/declared.ts';
 import { writeJson } from './write.ts';
 
 /** Documentation changes of the last 90 days, newest first (serve filters by days / service / review). */
@@ -30,6 +31,8 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
     review_terms: Array.isArray(r.review_terms) ? r.review_terms.map(String) : [],
     diff: JSON.parse(String(r.diff ?? '[]')) as ChangeRecord['diff'],
   }));
+  const windowStart = new Date(now.getTime() - CHANGES_DAYS * 86_400_000);
+  const declared = await declaredDifferenceChanges(store, windowStart, now);
   await writeJson(
     api(genDir, 'changes.json'),
     ChangeList,
@@ -37,9 +40,10 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
       api_status: API_STATUS,
       generated_at: now.toISOString(),
       query: { days: CHANGES_DAYS },
-      window_start: new Date(now.getTime() - CHANGES_DAYS * 86_400_000).toISOString(),
+      window_start: windowStart.toISOString(),
       total: items.length,
       items,
+      declared_differences: declared,
     },
     'changes',
   );

@@ -14,6 +14,10 @@ import {
   type CriterionResult,
   type CurrentTerms,
   type DailyChecks,
+  DECLARED_TERMS_RULE,
+  type DeclaredDifference,
+  type DeclaredSource,
+  type DeclaredTermsState,
   type IndexRecordFile,
   type IntervalChange,
   type LastCheck,
@@ -155,8 +159,23 @@ export function summaryOf(r: Row, now: Date): ServiceSummaryFile {
     registry_usage: hasUsage ? usage : null,
     registry_listing: discovered ? registryListingOf(r) : null,
     payment_terms: r.has_terms ? paymentTermsOf(r) : null,
+    declared_terms: declaredStateOf(r.declared_state_j),
     links: { page: `/services/${id}`, api: `/api/v1/services/${id}` },
   };
+}
+
+/** The published state of rule declared-terms/1 (compute's declared_state); null when nothing was compared. */
+function declaredStateOf(v: unknown): DeclaredTermsState | null {
+  const s = json<Omit<DeclaredTermsState, 'rule'> | null>(v, null);
+  return s ? { rule: DECLARED_TERMS_RULE, ...s } : null;
+}
+
+/** What each source declares now beside the comparison (compute's declared_comparisons), by source. */
+function declaredSourcesOf(v: unknown): DeclaredSource[] {
+  return json<Array<DeclaredSource & { checked: unknown }>>(v, []).map((s) => ({
+    ...s,
+    checked: s.checked && typeof s.checked === 'object' ? (s.checked as DeclaredSource['checked']) : null,
+  }));
 }
 
 const isScalar = (v: unknown): v is number | string | boolean | null =>
@@ -326,6 +345,8 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
     daily_checks: dailySeriesOver(json<DailyChecks[]>(r.daily_j, []), dayList),
     current_terms: currentTermsOf(r.terms_latest_j),
     terms_changes: json<TermsChange[]>(r.terms_changes_j, []),
+    declared_sources: declaredSourcesOf(r.declared_sources_j),
+    declared_differences: json<DeclaredDifference[]>(r.declared_diffs_j, []),
     interval_history: json<IntervalChange[]>(r.intervals_j, []),
     registry_text: discovered
       ? {

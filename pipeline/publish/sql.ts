@@ -93,7 +93,10 @@ SELECT
   -- the fingerprint.
   orc.j AS outcome_reports_j,
   -- The catalogs that list or listed it (catalog_listing, migration 024), oldest first.
-  cl.j AS catalogs_j
+  cl.j AS catalogs_j,
+  -- Declared against observed terms (rule declared-terms/1; compute's declared_state,
+  -- declared_comparisons, declared_differences of migration 060).
+  dst.j AS declared_state_j, dcs.j AS declared_sources_j, ddf.j AS declared_diffs_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -107,7 +110,19 @@ LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 
            FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}
              ORDER BY first_seen, catalog_kind, catalog))::VARCHAR AS j
-           FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+           FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json({'differs': differs, 'dimensions': dimensions, 'since': ${iso('since')}, 'sources_compared': sources_compared})::VARCHAR AS j
+           FROM declared_state) dst ON dst.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': source_kind, 'name': source, 'declared_since': ${iso('declared_since')},
+             'read_at': ${iso('declared_read_at')}, 'price_usd': price_usd, 'max_price_usd': max_price_usd, 'networks': networks,
+             'assets': assets, 'schemes': schemes, 'states_pay_to': states_pay_to, 'checked': source_detail,
+             'observed_at': ${iso('observed_at')}, 'compared': compared, 'differing': differing} ORDER BY source_kind, source))::VARCHAR AS j
+           FROM declared_comparisons WHERE declared_since IS NOT NULL GROUP BY service_id) dcs ON dcs.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'source_kind': source_kind, 'source': source, 'dimension': dimension,
+             'began_at': ${iso('began_at')}, 'ended_at': ${iso('ended_at')}, 'declared_value': declared_value,
+             'declared_since': ${iso('declared_since')}, 'observed_value': observed_value, 'observed_at': ${iso('observed_at')}}
+             ORDER BY began_at DESC, source_kind, source, dimension))::VARCHAR AS j
+           FROM declared_differences GROUP BY service_id) ddf ON ddf.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, bucket, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, bucketBits: number): Statement => ({

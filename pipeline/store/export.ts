@@ -64,6 +64,13 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'terms_summary', orderBy: 'service_id' },
   { table: 'terms_changes', orderBy: 'service_id, changed_at' },
   { table: 'service_derived', orderBy: 'service_id' },
+  // Declared against observed payment terms (rule declared-terms/1, migration 060): the declarations
+  // over time (receiving addresses only as the same salted hashes payment_terms holds) and compute's
+  // outputs.
+  { table: 'declared_terms', orderBy: 'service_id, source_kind, source, since' },
+  { table: 'declared_differences', orderBy: 'service_id, source_kind, source, dimension, began_at' },
+  { table: 'declared_comparisons', orderBy: 'service_id, source_kind, source' },
+  { table: 'declared_state', orderBy: 'service_id' },
   { table: 'schema_migrations', orderBy: 'version' },
 ];
 

@@ -26,6 +26,10 @@
 -- checks in the 30-day evidence window    check_aggregates (at atlas_compute_now)  evidence_30d, schedule_targets
 -- check interval (schedule/1)             schedule_targets                         compute (schedule)
 -- when a check is due in its slot         atlas_due_offset_ms(service, op, h, step) the probe's due list
+-- declared against observed terms        atlas_declared_differing(...),            declared_differences,
+--   (declared-terms/1)                    atlas_declared_points(hi),                declared_comparisons (compute);
+--                                         atlas_declared_differences(hi),           weekly reports, verify
+--                                         atlas_declared_state(hi)
 -- payment-term change kinds               atlas_terms_change_events(hi)            terms_change_events (compute),
 --                                                                                   weekly reports
 -- price and networks with their sources   atlas_price_networks(hi)                 service_derived (compute);
@@ -705,6 +709,142 @@ SELECT o.service_id,
   any_value(ev.last_at) AS last_terms_differ_at
 FROM o LEFT JOIN reason_counts r ON r.service_id = o.service_id LEFT JOIN ev ON ev.service_id = o.service_id
 GROUP BY o.service_id;
+
+-- Rule: declared against observed payment terms, declared-terms/1 (docs/notes/declared-terms.md).
+-- A source's declaration (table declared_terms, migration 060: a catalog's listed offers, a seller's
+-- /.well-known/x402, our listing's sourced claims) is compared with the live 402: the valid payment
+-- requests of the primary operation (payment_terms). Per dimension, a source that states nothing
+-- (NULL) has no difference; otherwise (the dimensions in this order):
+--   max_price  both state a lowest MAXIMUM (upto, batch-settlement) in dollars and they differ;
+--   network    the declared set of CAIP-2 networks is not the observed set;
+--   asset      on the networks both name, the declared set of 'network|asset' is not the observed one;
+--   pay_to     the declared set of receiving-address hashes is not the observed set;
+--   price      both state a lowest EXACT price in dollars (pipeline/x402/prices.ts; a listing's price
+--              claim counts as an exact price) and they differ (to 9 decimals). A maximum is never
+--              compared with a price;
+--   scheme     the declared set of schemes is not the observed set.
+-- Returns the differing dimensions, sorted ([] when none).
+CREATE OR REPLACE MACRO atlas_declared_differing(d_price, d_max, d_networks, d_assets, d_schemes, d_pay_to,
+    o_price, o_max, o_networks, o_assets, o_schemes, o_pay_to) AS
+  list_filter([
+    CASE WHEN d_max IS NOT NULL AND o_max IS NOT NULL AND round(d_max, 9) <> round(o_max, 9) THEN 'max_price' END,
+    CASE WHEN d_networks IS NOT NULL AND list_sort(list_distinct(d_networks)) <> list_sort(list_distinct(o_networks)) THEN 'network' END,
+    CASE WHEN d_assets IS NOT NULL AND
+      list_sort(list_distinct(list_filter(d_assets, a -> list_contains(o_networks, split_part(a, '|', 1))
+        AND list_contains(coalesce(d_networks, list_transform(d_assets, x -> split_part(x, '|', 1))), split_part(a, '|', 1)))))
+      <> list_sort(list_distinct(list_filter(o_assets, a -> list_contains(coalesce(d_networks, list_transform(d_assets, x -> split_part(x, '|', 1))), split_part(a, '|', 1)))))
+      THEN 'asset' END,
+    CASE WHEN d_pay_to IS NOT NULL AND list_sort(list_distinct(d_pay_to)) <> list_sort(list_distinct(o_pay_to)) THEN 'pay_to' END,
+    CASE WHEN d_price IS NOT NULL AND o_price IS NOT NULL AND round(d_price, 9) <> round(o_price, 9) THEN 'price' END,
+    CASE WHEN d_schemes IS NOT NULL AND list_sort(list_distinct(d_schemes)) <> list_sort(list_distinct(o_schemes)) THEN 'scheme' END
+  ], k -> k IS NOT NULL);
+
+-- The comparison points of every (service, source) up to instant hi: each instant a declaration
+-- began (declared_terms.since) or the observed values changed (the first valid observation of the
+-- primary operation, and each one whose compared values differ from the previous one's), with the
+-- declaration and the observation in force at it (the latest at or before it) and the differing
+-- dimensions. `compared`: the declaration states something and an observation exists (otherwise no
+-- dimension differs). The last point of each (service, source) is its state at hi.
+CREATE OR REPLACE MACRO atlas_declared_points(hi) AS TABLE
+WITH decl AS (
+  SELECT d.* FROM declared_terms d WHERE d.since <= hi
+),
+obs_rows AS (
+  SELECT t.service_id, t.observed_at, t.min_price_usd, t.max_price_usd, t.networks, t.assets, t.schemes, t.pay_to_hashes
+  FROM payment_terms t JOIN operations o ON o.service_id = t.service_id AND o.id = t.operation AND o.is_primary
+  WHERE t.observed_at <= hi AND t.service_id IN (SELECT service_id FROM decl)
+  QUALIFY row_number() OVER (PARTITION BY t.service_id, t.observed_at ORDER BY t.slot DESC) = 1
+),
+obs AS (
+  SELECT * EXCLUDE (h, prev_h) FROM (
+    SELECT *, hash(min_price_usd, max_price_usd, networks, assets, schemes, pay_to_hashes) AS h,
+      lag(hash(min_price_usd, max_price_usd, networks, assets, schemes, pay_to_hashes)) OVER (PARTITION BY service_id ORDER BY observed_at) AS prev_h
+    FROM obs_rows)
+  WHERE prev_h IS NULL OR prev_h <> h
+),
+srcs AS (SELECT DISTINCT service_id, source_kind, source FROM decl),
+pts AS (
+  SELECT service_id, source_kind, source, since AS t FROM decl
+  UNION
+  SELECT s.service_id, s.source_kind, s.source, o.observed_at FROM srcs s JOIN obs o ON o.service_id = s.service_id
+),
+with_decl AS (
+  SELECT p.service_id, p.source_kind, p.source, p.t, d.since AS declared_since, d.read_at AS declared_read_at,
+    d.price_usd, d.max_price_usd, d.networks, d.assets, d.schemes, d.pay_to_hashes, d.source_detail
+  FROM pts p ASOF LEFT JOIN decl d
+    ON d.service_id = p.service_id AND d.source_kind = p.source_kind AND d.source = p.source AND p.t >= d.since
+),
+joined AS (
+  SELECT w.*, o.observed_at, o.min_price_usd AS o_price, o.max_price_usd AS o_max, o.networks AS o_networks,
+    o.assets AS o_assets, o.schemes AS o_schemes, o.pay_to_hashes AS o_pay_to
+  FROM with_decl w ASOF LEFT JOIN obs o ON o.service_id = w.service_id AND w.t >= o.observed_at
+)
+SELECT service_id, source_kind, source, t, declared_since, declared_read_at,
+  price_usd, max_price_usd, networks, assets, schemes, pay_to_hashes, source_detail,
+  observed_at, o_price, o_max, o_networks, o_assets, o_schemes, o_pay_to,
+  (observed_at IS NOT NULL AND (price_usd IS NOT NULL OR max_price_usd IS NOT NULL OR networks IS NOT NULL OR assets IS NOT NULL
+    OR schemes IS NOT NULL OR pay_to_hashes IS NOT NULL)) AS compared,
+  CASE WHEN observed_at IS NULL THEN []::VARCHAR[] ELSE
+    atlas_declared_differing(price_usd, max_price_usd, networks, assets, schemes, pay_to_hashes,
+      o_price, o_max, o_networks, o_assets, o_schemes, o_pay_to) END AS differing
+FROM joined;
+
+-- The published value of one dimension, as JSON: a price or maximum in dollars, a sorted list of
+-- networks, 'network|asset' or schemes. Receiving addresses are compared but never published, not
+-- even hashed: pay_to has no value (null).
+CREATE OR REPLACE MACRO atlas_declared_value(dim, price, max_price, networks, assets, schemes) AS
+  CASE dim WHEN 'price' THEN to_json(price) WHEN 'max_price' THEN to_json(max_price) WHEN 'network' THEN to_json(networks)
+    WHEN 'asset' THEN to_json(assets) WHEN 'scheme' THEN to_json(schemes) ELSE NULL::JSON END;
+
+-- Rule: difference events up to instant hi. Per (service, source, dimension), a stretch of
+-- consecutive points (atlas_declared_points) at which the dimension differs is one event: began_at
+-- its first point, ended_at the first later point at which it no longer differs (null: it still
+-- differs at hi). The declared and observed values are those in force at began_at, with the
+-- declaration's since (when Atlas first read it) and the time of the check that observed the value.
+CREATE OR REPLACE MACRO atlas_declared_differences(hi) AS TABLE
+WITH pts AS (SELECT * FROM atlas_declared_points(hi)),
+flags AS (
+  SELECT p.*, dim, list_contains(p.differing, dim) AS differs
+  FROM pts p, unnest(['max_price', 'network', 'asset', 'pay_to', 'price', 'scheme']) AS u(dim)
+),
+islands AS (
+  SELECT *, sum(starts::INTEGER) OVER (PARTITION BY service_id, source_kind, source, dim ORDER BY t ROWS UNBOUNDED PRECEDING) AS island
+  FROM (SELECT *, lag(differs) OVER (PARTITION BY service_id, source_kind, source, dim ORDER BY t) IS DISTINCT FROM differs AS starts FROM flags)
+),
+stretches AS (
+  SELECT service_id, source_kind, source, dim, island, any_value(differs) AS differs, min(t) AS began_at,
+    arg_min(atlas_declared_value(dim, price_usd, max_price_usd, networks, assets, schemes), t) AS declared_value,
+    arg_min(declared_since, t) AS declared_since,
+    arg_min(atlas_declared_value(dim, o_price, o_max, o_networks, o_assets, o_schemes), t) AS observed_value,
+    arg_min(observed_at, t) AS observed_at
+  FROM islands GROUP BY ALL
+),
+ended AS (
+  SELECT *, lead(began_at) OVER (PARTITION BY service_id, source_kind, source, dim ORDER BY began_at) AS ended_at FROM stretches
+)
+SELECT service_id, source_kind, source, dim AS dimension, began_at, ended_at, declared_value, declared_since, observed_value, observed_at
+FROM ended WHERE differs;
+
+-- The comparison of every (service, source) at instant hi: its last point.
+CREATE OR REPLACE MACRO atlas_declared_comparisons(hi) AS TABLE
+SELECT service_id, source_kind, source, declared_since, declared_read_at, price_usd, max_price_usd, networks, assets, schemes,
+  pay_to_hashes IS NOT NULL AS states_pay_to, source_detail, observed_at, compared, differing
+FROM atlas_declared_points(hi)
+QUALIFY row_number() OVER (PARTITION BY service_id, source_kind, source ORDER BY t DESC) = 1;
+
+-- Rule: the published state of a service at instant hi (ServiceSummary.declared_terms): null when no
+-- source's declaration could be compared; else differs (any dimension differs now), the differing
+-- dimensions, since (the earliest began_at of the differences open at hi) and the sources compared.
+CREATE OR REPLACE MACRO atlas_declared_state(hi) AS TABLE
+WITH c AS (SELECT * FROM atlas_declared_comparisons(hi) WHERE compared),
+open_since AS (SELECT service_id, min(began_at) AS since FROM atlas_declared_differences(hi) WHERE ended_at IS NULL GROUP BY service_id)
+SELECT c.service_id,
+  bool_or(len(c.differing) > 0) AS differs,
+  list_sort(list_distinct(flatten(list(c.differing)))) AS dimensions,
+  any_value(o.since) AS since,
+  count(*)::INTEGER AS sources_compared
+FROM c LEFT JOIN open_since o ON o.service_id = c.service_id
+GROUP BY c.service_id;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Rule: provider endpoints: the tracked services on each host (a service counts itself).

@@ -38,6 +38,37 @@ type TermsField = keyof PaymentTerms;
 /** Row of query `payment_terms`: one column per published member. */
 export type TermsRow = { service_id: string } & Record<TermsField, unknown>;
 
+/** Row of query `declared_terms`: the published DeclaredTermsState members (rule declared-terms/1). */
+export interface DeclaredRow {
+  service_id: string;
+  differs: unknown;
+  dimensions: unknown;
+  since: unknown;
+  sources_compared: unknown;
+}
+
+/**
+ * Compare a published service's declared_terms with rule declared-terms/1 recomputed at the
+ * generation's compute instant (query `declared_terms`); no row: the published member must be null.
+ */
+export function compareDeclared(published: unknown, row: DeclaredRow | undefined): Mismatch[] {
+  const body = obj(published) ?? {};
+  const id = String(body.id);
+  const dt = body.declared_terms === null || body.declared_terms === undefined ? null : obj(body.declared_terms);
+  if (!row) return dt === null ? [] : [{ id, field: 'declared_terms', published: 'present', recomputed: null }];
+  if (dt === null) return [{ id, field: 'declared_terms', published: null, recomputed: 'present' }];
+  const out: Mismatch[] = [];
+  const dims = (v: unknown) => JSON.stringify(Array.isArray(v) ? v.map(String) : v);
+  if (dt.differs !== row.differs) out.push({ id, field: 'declared_terms.differs', published: dt.differs, recomputed: row.differs });
+  if (dims(dt.dimensions) !== dims(row.dimensions))
+    out.push({ id, field: 'declared_terms.dimensions', published: dt.dimensions, recomputed: row.dimensions });
+  if ((dt.since ?? null) !== (row.since ?? null))
+    out.push({ id, field: 'declared_terms.since', published: dt.since, recomputed: row.since });
+  if (!sameFigure(dt.sources_compared, asNumber(row.sources_compared)))
+    out.push({ id, field: 'declared_terms.sources_compared', published: dt.sources_compared, recomputed: asNumber(row.sources_compared) });
+  return out;
+}
+
 /** Row of query `directory`: in_directory and one column per criterion id (null: does not apply). */
 export type DirectoryRow = { service_id: string; in_directory: unknown } & Record<string, unknown>;
 

@@ -133,6 +133,17 @@ FROM terms_90d
 ORDER BY service_id`,
 };
 
+export const SERVICE_DECLARED: ResearchQuery = {
+  id: 'declared_terms',
+  title: 'Declared against observed payment terms (declared-terms/1)',
+  figures: ['declared_terms.differs', 'declared_terms.dimensions', 'declared_terms.since', 'declared_terms.sources_compared'],
+  notes:
+    'Table macro `atlas_declared_state` (rules file) at `atlas_now`, over the declarations kept in `declared_terms` (every read of a catalog, a seller document or a listing) and the valid payment requests in `payment_terms`; a service without a row publishes `declared_terms: null`. The events behind `since` are `atlas_declared_differences(atlas_now)` (`ServiceDetail.declared_differences`, the change feed).',
+  sql: `SELECT service_id, differs, dimensions, atlas_iso(since) AS since, sources_compared
+FROM atlas_declared_state(atlas_compute_now())
+ORDER BY service_id`,
+};
+
 /**
  * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
  * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
@@ -169,6 +180,7 @@ export const REPORT_FIGURES: ResearchQuery = {
     'listing.*',
     'interval_changes.*',
     'payment_terms.*',
+    'declared_terms.*',
     'documentation.*',
     'outcome_reports.received, by_outcome, by_moderation, by_receipt.*',
     'feedback.*',
@@ -208,6 +220,10 @@ terms AS (
   FROM atlas_terms_change_events(getvariable('atlas_report_until')::TIMESTAMP) t, p
   WHERE atlas_in_window(t.changed_at, p.lo, p.hi)
 ),
+decl AS (
+  SELECT d.service_id, d.dimension, d.began_at, d.ended_at
+  FROM atlas_declared_differences(getvariable('atlas_report_until')::TIMESTAMP) d
+),
 docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
 outc AS (
   SELECT o.outcome, o.state AS moderation, o.receipt_state AS receipt
@@ -238,6 +254,10 @@ figures(figure, value) AS (
   UNION ALL SELECT 'payment_terms.changes', count(*) FROM terms
   UNION ALL SELECT 'payment_terms.services', count(DISTINCT service_id) FROM terms
   UNION ALL SELECT 'payment_terms.by_kind.' || k, count(*) FROM (SELECT unnest(kinds) AS k FROM terms) GROUP BY k
+  UNION ALL SELECT 'declared_terms.began', count(*) FILTER (WHERE atlas_in_window(began_at, p.lo, p.hi)) FROM decl, p
+  UNION ALL SELECT 'declared_terms.ended', count(*) FILTER (WHERE ended_at IS NOT NULL AND atlas_in_window(ended_at, p.lo, p.hi)) FROM decl, p
+  UNION ALL SELECT 'declared_terms.services', count(DISTINCT service_id) FILTER (WHERE atlas_in_window(began_at, p.lo, p.hi)) FROM decl, p
+  UNION ALL SELECT 'declared_terms.by_dimension.' || dimension, count(*) FROM decl, p WHERE atlas_in_window(began_at, p.lo, p.hi) GROUP BY dimension
   UNION ALL SELECT 'documentation.changes', count(*) FROM docs
   UNION ALL SELECT 'documentation.needs_review', count(*) FILTER (WHERE needs_review) FROM docs
   UNION ALL SELECT 'documentation.services', count(DISTINCT service_id) FROM docs
@@ -254,4 +274,10 @@ SELECT figure, value::DOUBLE AS value FROM figures ORDER BY figure`,
 };
 
 /** Every documented query, in the order docs/research.md lists them. */
-export const RESEARCH_QUERIES: readonly ResearchQuery[] = [SERVICE_EVIDENCE, SERVICE_TERMS, SERVICE_DIRECTORY, REPORT_FIGURES];
+export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
+  SERVICE_EVIDENCE,
+  SERVICE_TERMS,
+  SERVICE_DIRECTORY,
+  REPORT_FIGURES,
+  SERVICE_DECLARED,
+];

@@ -52,6 +52,15 @@ export function payToHash(secret: string, address: string): string {
   }
   return h;
 }
+/**
+ * The salted hash of a receiving address as payment_terms stores it: EVM addresses lower-cased first.
+ * One home, so a declared payee (catalog offers, seller documents) and an observed one compare equal
+ * exactly when the addresses are the same.
+ */
+export function payToHashOf(secret: string, caip2: string, address: string): string {
+  return payToHash(secret, isEvm(caip2) ? address.toLowerCase() : address);
+}
+
 const uniqSorted = <T>(xs: T[], cmp?: (a: T, b: T) => number) => [...new Set(xs)].sort(cmp);
 
 export function normalizeTerms(version: number, raw: readonly RawOffer[], secret: string): Terms {
@@ -63,7 +72,7 @@ export function normalizeTerms(version: number, raw: readonly RawOffer[], secret
         network: o.caip2,
         asset: evm ? o.asset.toLowerCase() : o.asset,
         amount: o.amount,
-        pay_to_hash: payToHash(secret, evm ? o.payTo.toLowerCase() : o.payTo),
+        pay_to_hash: payToHashOf(secret, o.caip2, o.payTo),
         max_timeout_seconds: Math.min(2_147_483_647, Math.max(0, Math.floor(o.maxTimeoutSeconds))),
       };
     })

@@ -1,6 +1,7 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../../pipeline/core/clock.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
+import type { DeclaredDifferenceChange } from '../../site/contract/declared-terms.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseChangesQuery } from '../search/query.ts';
 
@@ -20,6 +21,13 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     .filter((c) => q.service_id === undefined || c.service_id === q.service_id)
     .filter((c) => q.needs_review === undefined || c.needs_review === q.needs_review)
     .sort((a, b) => (a.detected_at < b.detected_at ? 1 : a.detected_at > b.detected_at ? -1 : a.id < b.id ? -1 : 1));
+  // Difference events (rule declared-terms/1): in the window when they began or ended in it; not
+  // documentation changes, so a needs_review filter leaves them out.
+  const inWindow = (t: string | null) => t !== null && Date.parse(t) >= windowStart.getTime() && Date.parse(t) <= now.getTime();
+  const declared = ((site.resources.changes?.declared_differences as DeclaredDifferenceChange[] | undefined) ?? [])
+    .filter((c) => inWindow(c.began_at) || inWindow(c.ended_at))
+    .filter((c) => q.service_id === undefined || c.service_id === q.service_id)
+    .filter(() => q.needs_review === undefined);
   const query: ChangeList['query'] = { days: q.days };
   if (q.service_id !== undefined) query.service_id = q.service_id;
   if (q.needs_review !== undefined) query.needs_review = q.needs_review;
@@ -30,5 +38,6 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     window_start: windowStart.toISOString(),
     total: items.length,
     items,
+    declared_differences: declared,
   };
 }

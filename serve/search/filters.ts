@@ -25,6 +25,7 @@ import type { EffectiveQuery } from './query.ts';
  * - min_pass_rate / min_payers / max_price_usd / max_terms_changes_90d: services whose value is
  *   unknown (null, NaN in the columns: it fails every comparison) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
+ * - terms_mismatch: the published declared_terms.differs; null declared_terms matches neither value.
  */
 
 /** A filter a query turned on: its row predicate, and its candidate sets from the generation's indexes. */
@@ -185,6 +186,7 @@ export const FILTERS = {
     code: (r) => (r.summary.tier === 'discovered' ? tri(r.search.listed) : -1),
     value: (q) => flag(q.listed),
   },
+  terms_mismatch: { kind: 'enum', code: (r) => tri(r.summary.declared_terms?.differs ?? null), value: (q) => flag(q.terms_mismatch) },
   min_pass_rate: { kind: 'range', read: (r) => r.summary.evidence.pass_rate, bound: 'min', value: (q) => q.min_pass_rate },
   min_checks: { kind: 'range', read: (r) => r.summary.evidence.checks_30d, bound: 'min', value: (q) => q.min_checks },
   min_days: { kind: 'range', read: (r) => r.summary.evidence.monitoring_days, bound: 'min', value: (q) => q.min_days },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiStatus, DateTime } from './common.ts';
+import { DeclaredDifferenceChange } from './declared-terms.ts';
 import { REQUEST_LIMITS } from './requests.ts';
 
 /**
@@ -51,5 +52,10 @@ export const ChangeList = z.strictObject({
   window_start: DateTime,
   total: z.number().int().nonnegative(),
   items: z.array(ChangeRecord),
+  /**
+   * Declared-against-observed difference events (rule declared-terms/1) that began or ended in the
+   * window, newest first; filtered by days and service_id (needs_review does not apply to them).
+   */
+  declared_differences: z.array(DeclaredDifferenceChange),
 });
 export type ChangeList = z.infer<typeof ChangeList>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ChangeList, ChangeRecord } from './changes.ts';
+import { ClaimCheck, DeclaredDifference, DeclaredDifferenceChange, DeclaredSource, DeclaredTermsState } from './declared-terms.ts';
 import { CriterionResult, DirectoryResult } from './directory.ts';
 import { ErrorBody } from './error.ts';
 import { Evidence, LastCheck } from './evidence.ts';
@@ -52,6 +53,11 @@ export const PARTS = {
   CurrentTerms,
   RegistryUsage,
   RegistryListing,
+  DeclaredTermsState,
+  DeclaredSource,
+  ClaimCheck,
+  DeclaredDifference,
+  DeclaredDifferenceChange,
   Links,
   Notes,
   QueryEcho,

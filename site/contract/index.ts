@@ -4,6 +4,7 @@ export * from './evidence.ts';
 export * from './monitoring.ts';
 export * from './daily-series.ts';
 export * from './payment-terms.ts';
+export * from './declared-terms.ts';
 export * from './terms-window.ts';
 export * from './summary.ts';
 export * from './notes.ts';

@@ -2,6 +2,7 @@ import { OUTCOMES } from './common.ts';
 import type { FieldDoc } from './field-docs.ts';
 import { MODERATION_STATES } from './moderation.ts';
 import { RECEIPT_RULE, RECEIPT_STATES } from './outcome-receipt.ts';
+import { TERMS_DIMENSIONS } from './declared-terms.ts';
 
 /**
  * Definitions of the weekly report body's members that its schema (ReportBody, reports.ts)
@@ -66,6 +67,16 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
   'ReportBody.interval_changes.by_new_interval.weekly': c('Changes to weekly.', 'changes'),
   'ReportBody.interval_changes.by_new_interval.monthly': c('Changes to monthly.', 'changes'),
   'ReportBody.payment_terms': c('Observed x402 payment-term changes.', 'changes'),
+  'ReportBody.declared_terms': c(
+    'Differences between declared and observed payment terms (rule declared-terms/1), counted from the raw declarations and observations as of figures_until; absent from reports frozen before they were counted.',
+    'differences',
+  ),
+  ...Object.fromEntries(
+    TERMS_DIMENSIONS.map((k) => [
+      `ReportBody.declared_terms.by_dimension.${k}`,
+      c(`Differences of dimension ${k} that began in the week.`, 'differences'),
+    ]),
+  ),
   'ReportBody.payment_terms.by_kind.price': c('Changes classified price.', 'changes'),
   'ReportBody.payment_terms.by_kind.network_added': c('Changes classified network_added.', 'changes'),
   'ReportBody.payment_terms.by_kind.network_removed': c('Changes classified network_removed.', 'changes'),

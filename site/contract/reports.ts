@@ -13,6 +13,7 @@ import {
 } from './common.ts';
 import { MODERATION_STATES } from './moderation.ts';
 import { RECEIPT_STATES } from './outcome-receipt.ts';
+import { TERMS_DIMENSIONS } from './declared-terms.ts';
 
 /** Longest correction note (`atlas report correct --note`). */
 export const CORRECTION_NOTE_MAX = 1000;
@@ -102,6 +103,17 @@ export const ReportBody = z.object({
     services: count.describe('services with at least one change'),
     by_kind: record(TERMS_CHANGE_KINDS).describe('a change can have several kinds'),
   }),
+  /** Absent from reports frozen before declared-terms/1 was counted (issue 27). */
+  declared_terms: z
+    .object({
+      began: count.describe('declared-against-observed differences (rule declared-terms/1) that began in the week'),
+      ended: count.describe(
+        'differences that ended in the week (the declaration and the live 402 agreed again, or the source stopped declaring)',
+      ),
+      services: count.describe('services with a difference that began in the week'),
+      by_dimension: record(TERMS_DIMENSIONS).describe('differences that began in the week, by dimension'),
+    })
+    .optional(),
   documentation: z.object({
     changes: count.describe('documentation changes detected in the week'),
     needs_review: count.describe('of those, changes touching what the listing states'),

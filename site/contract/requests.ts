@@ -106,6 +106,8 @@ export const SERVICES_FILTER_UNKNOWN = {
     'a service without observed x402 payment terms (payment_terms null: no valid payment request seen yet, or not paid with x402) is left out, even with 0',
   listed:
     'only discovered services have a registry listing: reviewed services match neither true nor false, and so does a discovered service whose listing state is unknown',
+  terms_mismatch:
+    'a service whose declared_terms is null (no source states comparable terms, or no valid x402 payment request observed) matches neither true nor false',
   scope: 'directory: a service never checked has no fresh check and is not in the directory; index: every tracked service',
   provider: 'never unknown: every service has a host',
 } as const;
@@ -176,6 +178,14 @@ export const SERVICES_QUERY_PARAMS = [
     name: 'listed',
     type: 'boolean',
     description: filterText('listed', 'discovered services still listed by their registry (true) or no longer listed (false)'),
+  },
+  {
+    name: 'terms_mismatch',
+    type: 'boolean',
+    description: filterText(
+      'terms_mismatch',
+      'whether what a catalog, the seller document or our listing declares about the payment terms differs from the live 402 at data_as_of (declared_terms.differs, rule declared-terms/1)',
+    ),
   },
   { name: 'group', type: 'string', enum: GROUPS, description: 'collapse endpoints to one row per provider host' },
   { name: 'sort', type: 'string', enum: SORTS, default: 'evidence', description: 'sort order' },

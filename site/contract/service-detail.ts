@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
+import { DeclaredDifference, DeclaredSource } from './declared-terms.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
 import { OutcomeReportCounts } from './moderation.ts';
 import { OutcomeReportsByReceipt } from './outcome-receipt.ts';
@@ -93,6 +94,8 @@ export const ServiceDetail = ServiceSummary.extend({
   daily_checks: z.array(DailyChecks),
   current_terms: CurrentTerms.nullable(),
   terms_changes: z.array(TermsChange),
+  declared_sources: z.array(DeclaredSource),
+  declared_differences: z.array(DeclaredDifference),
   interval_history: z.array(IntervalChange),
   registry_text: RegistryText.nullable(),
   outcome_reports: OutcomeReportCounts,

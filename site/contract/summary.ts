@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CheckKind, DateTime, McpStatus, NameSource, NetworksSource, PriceSource, ServiceId, ServiceType, Tier } from './common.ts';
+import { DeclaredTermsState } from './declared-terms.ts';
 import { Evidence, EvidenceFile } from './evidence.ts';
 import { PaymentTerms, PaymentTermsFile } from './payment-terms.ts';
 
@@ -72,6 +73,7 @@ export const ServiceSummary = z.strictObject({
   registry_usage: RegistryUsage.nullable(),
   registry_listing: RegistryListing.nullable(),
   payment_terms: PaymentTerms.nullable(),
+  declared_terms: DeclaredTermsState.nullable(),
   links: Links,
 });
 export type ServiceSummary = z.infer<typeof ServiceSummary>;

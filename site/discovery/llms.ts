@@ -43,6 +43,7 @@ export const SERVICES_PARAM_EXAMPLES: Record<ServicesParam, string> = {
   max_price_usd: '0.01',
   max_terms_changes_90d: '0',
   listed: 'true',
+  terms_mismatch: 'true',
   group: 'provider',
   sort: 'pass_rate',
   limit: '20',

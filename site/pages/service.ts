@@ -11,6 +11,7 @@ import { renderOperations, renderRecentChecks } from './sections/checks.ts';
 import { renderOutcomeReports } from './sections/outcomes.ts';
 import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts';
 import { renderTerms } from './sections/terms.ts';
+import { renderDeclared } from './sections/declared.ts';
 
 /** One service's page (`links.page`): identity, membership and why, evidence, charts, terms, history, claims, registry text. */
 export function renderServicePage(d: ServicePageData, meta: PageMeta): string {
@@ -35,6 +36,7 @@ ${renderCriteria(d)}
 ${renderOperations(d)}
 ${renderRecentChecks(d)}
 ${renderTerms(d)}
+${renderDeclared(d)}
 ${renderIntervalHistory(d)}
 ${renderOutcomeReports(d)}
 ${renderClaims(d)}

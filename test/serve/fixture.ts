@@ -44,6 +44,8 @@ export interface ServiceSpec {
   latestPassed?: boolean | null;
   templated?: boolean;
   termsChanges90d?: number | null;
+  /** The published declared-against-observed state (rule declared-terms/1); default null (nothing compared). */
+  declaredTerms?: IndexRecord['summary']['declared_terms'];
   /** Every listing criterion other than freshness passed. */
   criteriaExceptFresh?: boolean;
 }
@@ -152,6 +154,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
             window_start: monitoringSince,
             limited: true,
           },
+    declared_terms: spec.declaredTerms ?? null,
     links: { page: `/services/${spec.id}`, api: `/api/v1/services/${spec.id}` },
   };
   const record: IndexRecord = {
@@ -210,6 +213,8 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     daily_checks: [],
     current_terms: null,
     terms_changes: [],
+    declared_sources: [],
+    declared_differences: [],
     interval_history: [],
     registry_text: null,
   };

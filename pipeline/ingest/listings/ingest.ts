@@ -4,9 +4,10 @@ import type { Store } from '../../store/store.ts';
 
 // Lists are bound as JSON text and cast (`$n::JSON::VARCHAR[]`): DuckDB cannot type an empty bound list.
 import { recordActivity } from '../activity.ts';
+import { recordDeclared } from '../declared-terms.ts';
 import { withIngestRun } from '../runs.ts';
 import { formatRejected, readListingDir, type RejectedListing } from './read.ts';
-import { listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from './rows.ts';
+import { listingDeclared, listingRows, type ReviewedOperationRow, type ReviewedServiceRow } from './rows.ts';
 
 /**
  * `atlas ingest listings`: load every valid listing file of `dir`, in one transaction.
@@ -195,6 +196,8 @@ export async function ingestListings(ctx: Context, store: Store, dir: string = c
         counts.operations_inserted += ops.inserted;
         counts.operations_disabled += ops.disabled;
         counts.interval_changes += ops.intervalChanges;
+        // The listing's price and networks claims, kept over time (declared_terms, rule declared-terms/1).
+        await recordDeclared(store, { kind: 'listing', name: service.listing_file }, [listingDeclared(service)], now, false);
       }
       // Reviewed services with no valid file here (and not merely rejected) are no longer listed by us.
       const keep = [...set.valid.map((v) => v.listing.id), ...set.rejected.map((r) => r.claimedId).filter((x): x is string => !!x)];

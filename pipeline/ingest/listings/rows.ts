@@ -3,6 +3,8 @@ import { PROJECT_ROOT } from '../../core/paths.ts';
 import { sanitizeText, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { toCaip2 } from '../../../site/contract/networks.ts';
 import { httpHost, isTemplatedUrl } from '../url.ts';
+import { NOTHING_DECLARED } from '../../x402/declared.ts';
+import type { DeclaredRow } from '../declared-terms.ts';
 import { defaultProtocol, INTERVAL_HOURS, type Listing, type ListingSource } from './schema.ts';
 
 /**
@@ -110,5 +112,27 @@ export function listingRows(listing: Listing, file: string): { service: Reviewed
       interval_hours: INTERVAL_HOURS[o.interval],
       enabled: listing.active,
     })),
+  };
+}
+
+/**
+ * What a reviewed listing declares about the payment terms (rule declared-terms/1): its price claim
+ * (an operator-stated price per request, compared as an exact price) and its networks claim (CAIP-2),
+ * each with where and when it was checked. An inactive listing states nothing as fact, so it
+ * declares nothing.
+ */
+export function listingDeclared(s: ReviewedServiceRow): DeclaredRow {
+  const price = s.claims.price_usd;
+  const networks = s.claims.networks;
+  const statedPrice = s.active && price && typeof price.value === 'number' ? price.value : null;
+  const statedNetworks = s.active && networks && s.operator_networks.length ? s.operator_networks : null;
+  const where = (c: StoredClaim) => ({ source_url: c.source_url, checked_at: c.checked_at });
+  const detail: Record<string, unknown> = {};
+  if (statedPrice !== null && price) detail.price_usd = where(price);
+  if (statedNetworks !== null && networks) detail.networks = where(networks);
+  return {
+    service_id: s.id,
+    values: { ...NOTHING_DECLARED, price_usd: statedPrice, networks: statedNetworks },
+    ...(Object.keys(detail).length ? { detail } : {}),
   };
 }

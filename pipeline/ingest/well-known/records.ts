@@ -4,6 +4,8 @@ import { toCaip2 } from '../../../site/contract/networks.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
+import { isRecord } from '../source.ts';
+import { declaredOfOffers } from '../../x402/declared.ts';
 import { httpHost, isTemplatedUrl } from '../url.ts';
 import type { WellKnownParsed } from './parse.ts';
 
@@ -49,6 +51,13 @@ export function wellKnownRecords(parsed: WellKnownParsed, origin: string, secret
       remote_type: null,
       listed: true,
       registry_raw: sanitizeRaw({ origin, entry: r.raw }, secret),
+      // What the seller's own document declares (rule declared-terms/1): its network and receiving
+      // address when the entry names them (hashed like the observed payee), never a price (a stated
+      // price names no scheme, asset or decimals).
+      declared: declaredOfOffers(
+        r.network ? [{ network: r.network, payTo: isRecord(r.raw) && typeof r.raw.payTo === 'string' ? r.raw.payTo : null }] : [],
+        secret,
+      ),
     } satisfies DiscoveredRecord;
   });
 }

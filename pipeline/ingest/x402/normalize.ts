@@ -2,6 +2,7 @@ import { CheckKind, PASS_RULE_OF_KIND, ServiceType } from '../../../site/contrac
 import { sanitizeText, normalizeTags, TEXT_LIMITS } from '../../core/sanitize.ts';
 import { networkKind, toCaip2 } from '../../../site/contract/networks.ts';
 import { type LowestPrices, lowestPrices } from '../../x402/prices.ts';
+import { declaredOfOffers, type DeclaredValues } from '../../x402/declared.ts';
 import type { DiscoveredRecord } from '../discovered.ts';
 import { x402CandidateId, x402McpCandidateId } from '../ids.ts';
 import { sanitizeRaw } from '../raw.ts';
@@ -175,6 +176,24 @@ export function registryPrices(accepts: readonly X402Accept[]): LowestPrices {
   return lowestPrices(offers);
 }
 
+/**
+ * What the catalog's listed offers declare about the payment terms (rule declared-terms/1): the same
+ * offers, normalized like the live 402's (pipeline/x402/declared.ts). A `payTo` is read here only to
+ * be hashed with the installation's secret, like the observed one; it is never stored in clear.
+ */
+export function registryDeclared(rawAccepts: readonly unknown[] | null | undefined, secret: string): DeclaredValues {
+  return declaredOfOffers(
+    parseAccepts(rawAccepts).map((a) => ({
+      network: a.network,
+      scheme: a.scheme ?? null,
+      asset: a.asset ? offerAsset(a.network, a.asset).asset : null,
+      amount: amountText(a),
+      payTo: typeof a.payTo === 'string' ? a.payTo : null,
+    })),
+    secret,
+  );
+}
+
 export function registryNetworks(accepts: readonly X402Accept[]): string[] {
   const set = new Set<string>();
   for (const a of accepts) {
@@ -246,6 +265,7 @@ export function normalizeX402Item(rawItem: unknown, ctx: { pageVersion: number |
     remote_type: mcp ? mcpTransport(item) : null,
     listed: true,
     registry_raw: sanitizeRaw(soft.item, ctx.secret),
+    ...(mcp ? {} : { declared: registryDeclared(item.accepts, ctx.secret) }),
   };
   const quirks = quirksOf(url, version, item.accepts?.length ?? 0, accepts, mcp ? 'mcp' : methodFrom);
   if (soft.dropped.length > 0) quirks.push('dropped_metadata');

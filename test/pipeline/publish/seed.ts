@@ -81,6 +81,16 @@ export async function seedRaw(store: Store, now: Date, n: number, days = 10): Pr
     WHERE s.tier = 'discovered' AND s.protocol = 'x402' AND c.passed`,
     [now.toISOString()],
   );
+  // What catalog `reg` declares about the x402 services' terms (declared_terms, migration 060): the
+  // price observed before the last 3 days, so the change 3 days ago is a declared-against-observed
+  // difference (rule declared-terms/1).
+  await store.run(
+    `INSERT INTO declared_terms (service_id, source_kind, source, since, read_at, price_usd, networks, assets, schemes, values_hash)
+    SELECT id, 'catalog', 'reg', $2::TIMESTAMP, $1::TIMESTAMP, 0.001, ['eip155:8453'], ['eip155:8453|0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'],
+      ['exact'], 'seed'
+    FROM services WHERE tier = 'discovered' AND protocol = 'x402'`,
+    times,
+  );
   // Hourly probe runs over the last day, ids in the one run-id format (pipeline/store/runs.ts).
   await store.run(
     `INSERT INTO runs (id, kind, scheduled_at, started_at, finished_at, status)

@@ -176,6 +176,7 @@ describe('MCP endpoint /mcp', () => {
         'max_price_usd',
         'max_terms_changes_90d',
         'listed',
+        'terms_mismatch',
         'group',
         'sort',
         'limit',

@@ -25,6 +25,7 @@ const VALUES: Record<ServicesFilterName, string> = {
   max_price_usd: '1',
   max_terms_changes_90d: '0',
   listed: 'true',
+  terms_mismatch: 'true',
   scope: 'directory',
   provider: 'API.example',
 };

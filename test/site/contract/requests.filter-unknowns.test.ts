@@ -40,7 +40,21 @@ describe('unknown values of search filters', () => {
   it('the server leaves out the services whose value is unknown, as stated', async () => {
     const h = await harness({
       services: [
-        { id: 'cand_known', payers: 10, termsChanges90d: 0, price: 0.01, tags: ['search'], listed: true },
+        {
+          id: 'cand_known',
+          payers: 10,
+          termsChanges90d: 0,
+          price: 0.01,
+          tags: ['search'],
+          listed: true,
+          declaredTerms: {
+            rule: 'declared-terms/1',
+            differs: true,
+            dimensions: ['price'],
+            since: '2026-11-20T00:00:00.000Z',
+            sources_compared: 1,
+          },
+        },
         // reviewed: no registry payers, no registry listing, no observed terms; no known price
         { id: 'svc_reviewed', price: null, termsChanges90d: null },
         // never checked, nothing known
@@ -74,6 +88,8 @@ describe('unknown values of search filters', () => {
       expect(await ids('passing=false')).toEqual([]);
       expect(await ids('listed=true')).toEqual(['cand_known']);
       expect(await ids('listed=false')).toEqual([]);
+      expect(await ids('terms_mismatch=true')).toEqual(['cand_known']);
+      expect(await ids('terms_mismatch=false')).toEqual([]);
       expect(await ids('mainnet=true')).toEqual(['cand_known', 'svc_reviewed']);
       expect(await ids('mainnet=false')).toEqual([]);
       expect(await ids('network=base')).toEqual(['cand_known', 'svc_reviewed']);

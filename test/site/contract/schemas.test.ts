@@ -19,7 +19,8 @@ import { membersOf } from '../../../site/contract/walk.ts';
 // Members the API names for ServiceList, ServiceSummary, evidence and payment_terms: the contract must carry every one of them.
 // Plus data_as_of, our addition to the list: every response with computed figures says when compute
 // last ran; and max_price_usd, our addition to the summary: the most a call can cost under a maximum
-// scheme (upto, batch-settlement), kept out of price_usd (docs/CONTRACTS.md "Contract schemas").
+// scheme (upto, batch-settlement), kept out of price_usd (docs/CONTRACTS.md "Contract schemas"); and
+// declared_terms, our addition (issue 27): declared against observed payment terms (rule declared-terms/1).
 const SPEC_SERVICE_LIST = ['api_status', 'generated_at', 'data_as_of', 'notes', 'query', 'total', 'items', 'hint'];
 const SPEC_SUMMARY = [
   'id',
@@ -45,6 +46,7 @@ const SPEC_SUMMARY = [
   'registry_usage',
   'registry_listing',
   'payment_terms',
+  'declared_terms',
   'links',
 ];
 const SPEC_EVIDENCE = [

@@ -92,6 +92,19 @@ describe('directory page', () => {
 });
 
 describe('service page', () => {
+  it('shows declared against observed terms side by side with their sources and dates (declared-terms/1)', () => {
+    const page = renderServicePage(discoveredDetail(), live);
+    expect(page).toContain('<h2 id="h-declared">Declared against observed terms</h2>');
+    expect(page).toContain('Differs now in price (exact), since 2026-11-20 00:00 UTC');
+    // the catalog's declared price beside the live 402's, and the dated event
+    expect(page).toMatch(/<td>price \(exact\)<\/td><td>\$0\.0005<\/td><td>\$0\.001<\/td><td>yes<\/td>/);
+    expect(page).toContain('still differs');
+    // receiving addresses are compared, never shown
+    expect(page).toContain('stated (not published)');
+    // a service with nothing declared has no such section
+    expect(renderServicePage(reviewedDetail(), live)).not.toContain('h-declared');
+  });
+
   it("names the evaluation instant when the object carries it, never the generation's hourly one on a static page", () => {
     const d = discoveredDetail();
     // An answer (no scope): its time.
