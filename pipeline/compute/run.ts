@@ -6,6 +6,7 @@ import { refreshCheckDaily } from '../store/history.ts';
 import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
 import { setComputeNow } from './clock.ts';
+import { materializeCatalogStanding } from './catalog-standing.ts';
 import { materializeDerived } from './derived.ts';
 import { evaluateDirectory, isFullEvaluationDue, LISTING_CRITERIA_RULE, type DirectoryScope } from './directory.ts';
 import { materializeEvidence } from './evidence.ts';
@@ -31,6 +32,8 @@ export const ComputeSummarySchema = z.object({
   terms_services: z.number().int(),
   terms_changes: z.number().int(),
   derived_rows: z.number().int(),
+  /** discovered services a catalog listed, with their catalog standing (service_catalog_standing) */
+  catalog_standing_rows: z.number().int(),
   directory_evaluated: z.number().int(),
   directory_in: z.number().int(),
   /** services whose membership or criteria changed: the rows this run added to `directory` */
@@ -88,6 +91,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
       }
       const terms = await step('terms', () => materializeTerms(store, now));
       const derivedRows = await step('derived', () => materializeDerived(store, now));
+      const catalogRows = await step('catalog_standing', () => materializeCatalogStanding(store, now));
       const dir = await step('directory', () => evaluateDirectory(store, now, scope));
       const dailyRows = scope === 'full' ? await step('check_daily', () => refreshCheckDaily(store, now)) : 0;
       beforeCommit = performance.now();
@@ -101,6 +105,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
         terms_services: terms.services,
         terms_changes: terms.changes,
         derived_rows: derivedRows,
+        catalog_standing_rows: catalogRows,
         directory_evaluated: dir.evaluated,
         directory_in: dir.inDirectory,
         directory_transitions: dir.transitions,

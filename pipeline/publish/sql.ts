@@ -92,7 +92,12 @@ SELECT
   -- atlas_outcome_counts): in the summary row, so a moderation decision changes the fingerprint.
   orc.j AS outcome_reports_j,
   -- The catalogs that list or listed it (catalog_listing, migration 024), oldest first.
-  cl.j AS catalogs_j
+  cl.j AS catalogs_j,
+  -- Listed but failing / passing but unlisted at the compute instant (view catalog_standing of the
+  -- rules file, materialized by compute: service_catalog_standing, migration 061).
+  cs.listed_but_failing, cs.passing_but_unlisted,
+  -- Every listed/unlisted interval up to the publish instant (catalog_listing_history, migration 061).
+  ch.j AS catalog_history_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -106,7 +111,13 @@ LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 
            FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}
              ORDER BY first_seen, catalog_kind, catalog))::VARCHAR AS j
-           FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+           FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id
+LEFT JOIN service_catalog_standing cs ON cs.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'listed_at': ${iso('listed_at')},
+               'unlisted_at': ${iso('CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_at END')},
+               'unlisted_reason': CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_reason END}
+             ORDER BY listed_at, catalog_kind, catalog))::VARCHAR AS j
+           FROM catalog_listing_history WHERE listed_at <= $1::TIMESTAMP GROUP BY service_id) ch ON ch.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, bucket, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, bucketBits: number): Statement => ({

@@ -43,6 +43,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
   { table: 'catalog_listing', orderBy: 'service_id, catalog_kind, catalog' },
+  { table: 'catalog_listing_history', orderBy: 'service_id, catalog_kind, catalog, listed_at' },
   { table: 'service_activity', orderBy: 'service_id, since' },
   { table: 'operation_activity', orderBy: 'service_id, operation, since' },
   { table: 'runs', orderBy: 'started_at, id' },
@@ -61,6 +62,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'terms_summary', orderBy: 'service_id' },
   { table: 'terms_changes', orderBy: 'service_id, changed_at' },
   { table: 'service_derived', orderBy: 'service_id' },
+  { table: 'service_catalog_standing', orderBy: 'service_id' },
   { table: 'schema_migrations', orderBy: 'version' },
 ];
 

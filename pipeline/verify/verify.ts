@@ -6,6 +6,8 @@ import type { ServiceDetailFile } from '../../site/contract/service-detail.ts';
 import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import {
+  type CatalogStandingRow,
+  compareCatalogStanding,
   compareDirectory,
   compareReport,
   compareServiceFigures,
@@ -20,6 +22,7 @@ import {
   OPERATIONS_AS_OF_SQL,
   SERVICES_AS_OF_SQL,
   REPORT_FIGURES,
+  SERVICE_CATALOGS,
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
   SERVICE_TERMS,
@@ -137,6 +140,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     await setTime(store, 'atlas_now', computedAt);
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
+    const catalogs = new Map((await forSample<CatalogStandingRow>(store, SERVICE_CATALOGS.sql)).map((r) => [r.service_id, r]));
 
     // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
     // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
@@ -155,6 +159,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
       bodies.set(id, detailAtGeneration(file, instants) as unknown as Record<string, unknown>);
     }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
+    for (const id of ids) mismatches.push(...compareCatalogStanding(bodies.get(id), catalogs.get(id)));
 
     // Directory membership at each evaluation's own instant (the answer's directory.evaluated_at).
     const byInstant = new Map<string, string[]>();

@@ -25,6 +25,8 @@ import type { EffectiveQuery } from './query.ts';
  * - min_pass_rate / min_payers / max_price_usd / max_terms_changes_90d: services whose value is
  *   unknown (null, NaN in the columns: it fails every comparison) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
+ * - listed_but_failing / passing_but_unlisted: the published registry_listing fields; null (never
+ *   checked, reviewed services) matches neither value.
  */
 
 /** A filter a query turned on: its row predicate, and its candidate sets from the generation's indexes. */
@@ -184,6 +186,17 @@ export const FILTERS = {
     kind: 'enum',
     code: (r) => (r.summary.tier === 'discovered' ? tri(r.search.listed) : -1),
     value: (q) => flag(q.listed),
+  },
+  // The published fields themselves (view catalog_standing of the rules file), so filter and field agree.
+  listed_but_failing: {
+    kind: 'enum',
+    code: (r) => tri(r.summary.registry_listing?.listed_but_failing ?? null),
+    value: (q) => flag(q.listed_but_failing),
+  },
+  passing_but_unlisted: {
+    kind: 'enum',
+    code: (r) => tri(r.summary.registry_listing?.passing_but_unlisted ?? null),
+    value: (q) => flag(q.passing_but_unlisted),
   },
   min_pass_rate: { kind: 'range', read: (r) => r.summary.evidence.pass_rate, bound: 'min', value: (q) => q.min_pass_rate },
   min_checks: { kind: 'range', read: (r) => r.summary.evidence.checks_30d, bound: 'min', value: (q) => q.min_checks },

@@ -41,6 +41,8 @@ export const SERVICES_PARAM_EXAMPLES: Record<ServicesParam, string> = {
   max_price_usd: '0.01',
   max_terms_changes_90d: '0',
   listed: 'true',
+  listed_but_failing: 'true',
+  passing_but_unlisted: 'false',
   group: 'provider',
   sort: 'pass_rate',
   limit: '20',

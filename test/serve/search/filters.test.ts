@@ -25,6 +25,8 @@ const VALUES: Record<ServicesFilterName, string> = {
   max_price_usd: '1',
   max_terms_changes_90d: '0',
   listed: 'true',
+  listed_but_failing: 'true',
+  passing_but_unlisted: 'false',
   scope: 'directory',
   provider: 'API.example',
 };

@@ -88,6 +88,8 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
       x402_version: 2,
       remote_type: null,
       catalogs: [{ kind: 'x402', name: 'fleet', since: '2026-11-11T12:00:00.000Z', until: null }],
+      listed_but_failing: false,
+      passing_but_unlisted: false,
     },
     payment_terms: {
       current_since: '2026-11-20T00:00:00.000Z',
@@ -170,6 +172,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
       max_price_usd: null,
     },
     terms_changes: [{ changed_at: '2026-11-20T00:00:00.000Z', kinds: ['price'] }],
+    catalog_history: [{ kind: 'x402', name: 'fleet', listed_at: '2026-11-11T12:00:00.000Z', unlisted_at: null, unlisted_reason: null }],
     interval_history: [
       {
         operation: 'primary',
@@ -257,6 +260,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     current_terms: _ct,
     terms_changes: _tc,
     interval_history: _ih,
+    catalog_history: _ch,
     registry_text: _rt,
     outcome_reports: _or,
     referral_id: _ref,
