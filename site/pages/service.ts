@@ -3,6 +3,7 @@ import { fmtPrice, typeLabel } from './format.ts';
 import { renderLayout } from './layout.ts';
 import type { PageMeta, ServicePageData } from './model.ts';
 import { renderBadgeEmbed } from './sections/badge.ts';
+import { renderCatalogHistory } from './sections/catalogs.ts';
 import { renderClaims, renderRegistry } from './sections/claims.ts';
 import { renderCriteria } from './sections/criteria.ts';
 import { renderCharts, renderEvidence } from './sections/evidence.ts';
@@ -36,6 +37,7 @@ ${renderOperations(d)}
 ${renderRecentChecks(d)}
 ${renderTerms(d)}
 ${renderIntervalHistory(d)}
+${renderCatalogHistory(d)}
 ${renderOutcomeReports(d)}
 ${renderClaims(d)}
 ${renderRegistry(d)}
