@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../pipeline/fleet/prng.ts';
 import { type DiscoveredRecord, mergeDiscovered } from '../../../pipeline/ingest/index.ts';
+import { computeWeekFigures } from '../../../pipeline/reports/index.ts';
 import { listMigrations, migrate, openStore, type Store } from '../../../pipeline/store/index.ts';
 import { dbTimeToIso } from '../../../pipeline/store/store.ts';
 import { tempDir, withTestStore } from '../../helpers/context.ts';
@@ -266,6 +267,27 @@ describe('catalog presence over time', () => {
         expect(got).toEqual(expected);
       }
       expect(splitSeen).toBeGreaterThan(0);
+      // The weekly report counts every catalog's listings and unlistings of the week [ws, we).
+      let counted = 0;
+      for (const week of [0, 3, 8, 12]) {
+        const ws = DAY0 + week * 7 * DAY_MS;
+        const we = ws + 7 * DAY_MS;
+        const inWeek = (v: string | null) => v !== null && v >= iso(ws) && v < iso(we);
+        const starts = ref.intervals.filter((i) => inWeek(i.listed_at));
+        const ends = ref.intervals.filter((i) => inWeek(i.unlisted_at));
+        const relisted = starts.filter((i) =>
+          ref.intervals.some((o) => o.service === i.service && o.cat === i.cat && o.listed_at < i.listed_at),
+        );
+        const body = await computeWeekFigures(store, new Date(ws), new Date(we));
+        expect(body.catalogs, `week ${week}`).toEqual({
+          listed: starts.length,
+          relisted: relisted.length,
+          unlisted: ends.length,
+          services: new Set([...starts, ...ends].map((i) => i.service)).size,
+        });
+        counted += starts.length + ends.length;
+      }
+      expect(counted).toBeGreaterThan(0);
       // events: every interval start and end, up to the instant
       const hi = DAY0 + 90 * DAY_MS;
       const events = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM atlas_catalog_events($1::TIMESTAMP)', [iso(hi)]);
