@@ -34,7 +34,7 @@ describe('catalog presence over the fleet', () => {
     const clock = testClock(START);
     const fleet = await startFleet({
       clock,
-      slowMs: 2_000,
+      slowMs: 5_000,
       sseIntervalMs: 50,
       registryQuirks: { splitCatalogs: true },
       timeline: { catalogDropAt: new Date(DROP) },
@@ -42,7 +42,7 @@ describe('catalog presence over the fleet', () => {
     try {
       const config = parseConfig({
         ...fleetConfig(fleet),
-        probe: { ...fleetConfig(fleet).probe, timeoutMs: 600 },
+        probe: { ...fleetConfig(fleet).probe, timeoutMs: 2_500 },
         registries: [
           { kind: 'x402', source: fleet.x402RegistryUrl, name: 'cdp', enabled: true },
           { kind: 'x402', source: fleet.x402SecondRegistryUrl, name: 'binance', enabled: true },
