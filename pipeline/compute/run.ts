@@ -7,6 +7,7 @@ import { type Run, withRun } from '../store/runs.ts';
 import type { Store } from '../store/store.ts';
 import { setComputeNow } from './clock.ts';
 import { materializeDeclared } from './declared.ts';
+import { materializeCatalogStanding } from './catalog-standing.ts';
 import { materializeDerived } from './derived.ts';
 import { evaluateDirectory, isFullEvaluationDue, LISTING_CRITERIA_RULE, type DirectoryScope } from './directory.ts';
 import { materializeEvidence } from './evidence.ts';
@@ -35,6 +36,8 @@ export const ComputeSummarySchema = z.object({
   /** declared-against-observed difference events up to now, and of those the ones still open (rule declared-terms/1) */
   declared_differences: z.number().int(),
   declared_differences_open: z.number().int(),
+  /** discovered services a catalog listed, with their catalog standing (service_catalog_standing) */
+  catalog_standing_rows: z.number().int(),
   directory_evaluated: z.number().int(),
   directory_in: z.number().int(),
   /** services whose membership or criteria changed: the rows this run added to `directory` */
@@ -93,6 +96,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
       const terms = await step('terms', () => materializeTerms(store, now));
       const derivedRows = await step('derived', () => materializeDerived(store, now));
       const declared = await step('declared', () => materializeDeclared(store, now));
+      const catalogRows = await step('catalog_standing', () => materializeCatalogStanding(store, now));
       const dir = await step('directory', () => evaluateDirectory(store, now, scope));
       const dailyRows = scope === 'full' ? await step('check_daily', () => refreshCheckDaily(store, now)) : 0;
       beforeCommit = performance.now();
@@ -108,6 +112,7 @@ async function computeRun(ctx: Context, store: Store, now: Date, scope: Director
         derived_rows: derivedRows,
         declared_differences: declared.differences,
         declared_differences_open: declared.open,
+        catalog_standing_rows: catalogRows,
         directory_evaluated: dir.evaluated,
         directory_in: dir.inDirectory,
         directory_transitions: dir.transitions,

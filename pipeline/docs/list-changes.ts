@@ -42,6 +42,8 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
     [windowStart.toISOString(), opts.now.toISOString(), opts.service_id ?? null, opts.needs_review ?? null],
   );
   const items: ChangeRecord[] = rows.map((r) => ({
+    kind: 'documentation',
+    catalog: null,
     id: r.id,
     service_id: r.service_id,
     service_name: r.service_name,

@@ -2,7 +2,8 @@ import type { CatalogPresence } from '../../site/contract/summary.ts';
 import type { Store } from '../store/store.ts';
 
 /**
- * Per-catalog provenance of discovered services (table `catalog_listing`, migration 024). A catalog
+ * Per-catalog provenance of discovered services (table `catalog_listing`, migration 024, the current
+ * state; table `catalog_listing_history`, migration 061, every listed/unlisted interval). A catalog
  * is one configured registry source, named by its kind and its configured name; each sweep of a
  * catalog touches its own rows only, so one catalog's sweep never ends another catalog's listing.
  * These statements run inside mergeDiscovered's transaction, over its staged records (`ingest_stage`).
@@ -37,6 +38,28 @@ export async function adoptLegacyListings(store: Store, cat: CatalogRef, now: st
        AND NOT EXISTS (SELECT 1 FROM catalog_listing c WHERE c.service_id = services.id)`,
     bind(cat, now),
   );
+  // Their one interval in the history (migration 061), like the rows migration 061 carried over.
+  await store.run(
+    `INSERT INTO catalog_listing_history (service_id, catalog_kind, catalog, listed_at, unlisted_at, unlisted_reason)
+     SELECT c.service_id, c.catalog_kind, c.catalog, c.first_seen, c.dropped_at, CASE WHEN c.dropped_at IS NOT NULL THEN 'not_recorded' END
+     FROM catalog_listing c
+     WHERE c.catalog_kind = $kind AND c.catalog = $catalog
+       AND NOT EXISTS (SELECT 1 FROM catalog_listing_history h
+                       WHERE h.service_id = c.service_id AND h.catalog_kind = c.catalog_kind AND h.catalog = c.catalog)`,
+    { kind: cat.kind, catalog: cat.name },
+  );
+}
+
+/**
+ * End this catalog's open history interval (migration 061) of the services `which` selects (an SQL
+ * condition over alias `h`), at `now`, with `reason`. The one statement every drop goes through.
+ */
+async function closeIntervals(store: Store, cat: CatalogRef, now: string, which: string, reason: string): Promise<void> {
+  await store.run(
+    `UPDATE catalog_listing_history h SET unlisted_at = $now::TIMESTAMP, unlisted_reason = ${reason}
+     WHERE h.catalog_kind = $kind AND h.catalog = $catalog AND h.unlisted_at IS NULL AND ${which}`,
+    bind(cat, now),
+  );
 }
 
 /**
@@ -54,6 +77,13 @@ export async function applyStagedDrops(store: Store, cat: CatalogRef, now: strin
      WHERE catalog_listing.service_id = s.id AND NOT s.listed AND catalog_listing.catalog_kind = $kind
        AND catalog_listing.catalog = $catalog AND catalog_listing.dropped_at IS NULL`,
     bind(cat, now),
+  );
+  await closeIntervals(
+    store,
+    cat,
+    now,
+    'h.service_id IN (SELECT s.id FROM ingest_stage s WHERE NOT s.listed)',
+    `coalesce((SELECT s.mcp_status FROM ingest_stage s WHERE s.id = h.service_id) || '_status', 'deleted_status')`,
   );
   const raised = await store.all<{ n: number | string }>(
     `SELECT count(*) AS n FROM ingest_stage s WHERE NOT s.listed AND ${LISTED_ELSEWHERE('s.id')}`,
@@ -79,6 +109,16 @@ export async function recordListed(store: Store, cat: CatalogRef, now: string): 
      ON CONFLICT (service_id, catalog_kind, catalog) DO UPDATE SET last_seen = excluded.last_seen, dropped_at = NULL`,
     bind(cat, now),
   );
+  // A new interval in the history where this catalog has none open: a first listing or a relisting.
+  await store.run(
+    `INSERT INTO catalog_listing_history (service_id, catalog_kind, catalog, listed_at, unlisted_at, unlisted_reason)
+     SELECT s.id, $kind, $catalog, $now::TIMESTAMP, NULL, NULL
+     FROM ingest_stage s JOIN services ON services.id = s.id AND services.tier = 'discovered'
+     WHERE s.listed_here
+       AND NOT EXISTS (SELECT 1 FROM catalog_listing_history h WHERE h.service_id = s.id AND h.catalog_kind = $kind
+                       AND h.catalog = $catalog AND (h.unlisted_at IS NULL OR h.listed_at = $now::TIMESTAMP))`,
+    bind(cat, now),
+  );
 }
 
 /**
@@ -92,6 +132,7 @@ export async function dropMissing(store: Store, cat: CatalogRef, now: string): P
     kind: cat.kind,
     catalog: cat.name,
   });
+  await closeIntervals(store, cat, now, 'NOT EXISTS (SELECT 1 FROM ingest_stage s WHERE s.id = h.service_id)', "'missing_from_sweep'");
   await store.run(`UPDATE catalog_listing SET dropped_at = $now::TIMESTAMP WHERE ${where}`, bind(cat, now));
   return Number(rows[0]?.n ?? 0);
 }

@@ -8,6 +8,7 @@ import {
   REGISTRY_TEXT_NOTICE,
   SCHEDULE_RULE,
   scheduleTierServed,
+  type CatalogInterval,
   type CatalogPresence,
   type CheckRecord,
   type Claim,
@@ -91,6 +92,9 @@ function registryListingOf(r: Row): NonNullable<ServiceSummaryFile['registry_lis
     x402_version: num(r.x402_version),
     remote_type: str(r.remote_type),
     catalogs: json<CatalogPresence[]>(r.catalogs_j, []),
+    // compute's (service_catalog_standing; the rule is view catalog_standing in rules.sql)
+    listed_but_failing: bool(r.listed_but_failing),
+    passing_but_unlisted: bool(r.passing_but_unlisted),
   };
 }
 
@@ -348,6 +352,7 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
     declared_sources: declaredSourcesOf(r.declared_sources_j),
     declared_differences: json<DeclaredDifference[]>(r.declared_diffs_j, []),
     interval_history: json<IntervalChange[]>(r.intervals_j, []),
+    catalog_history: json<CatalogInterval[]>(r.catalog_history_j, []),
     registry_text: discovered
       ? {
           third_party_text: true,

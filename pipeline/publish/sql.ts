@@ -96,7 +96,12 @@ SELECT
   cl.j AS catalogs_j,
   -- Declared against observed terms (rule declared-terms/1; compute's declared_state,
   -- declared_comparisons, declared_differences of migration 060).
-  dst.j AS declared_state_j, dcs.j AS declared_sources_j, ddf.j AS declared_diffs_j
+  dst.j AS declared_state_j, dcs.j AS declared_sources_j, ddf.j AS declared_diffs_j,
+  -- Listed but failing / passing but unlisted at the compute instant (view catalog_standing of the
+  -- rules file, materialized by compute: service_catalog_standing, migration 061).
+  cs.listed_but_failing, cs.passing_but_unlisted,
+  -- Every listed/unlisted interval up to the publish instant (catalog_listing_history, migration 061).
+  ch.j AS catalog_history_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -122,7 +127,13 @@ LEFT JOIN (SELECT service_id, to_json(list({'source_kind': source_kind, 'source'
              'began_at': ${iso('began_at')}, 'ended_at': ${iso('ended_at')}, 'declared_value': declared_value,
              'declared_since': ${iso('declared_since')}, 'observed_value': observed_value, 'observed_at': ${iso('observed_at')}}
              ORDER BY began_at DESC, source_kind, source, dimension))::VARCHAR AS j
-           FROM declared_differences GROUP BY service_id) ddf ON ddf.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+           FROM declared_differences GROUP BY service_id) ddf ON ddf.service_id = s.id
+LEFT JOIN service_catalog_standing cs ON cs.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'listed_at': ${iso('listed_at')},
+               'unlisted_at': ${iso('CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_at END')},
+               'unlisted_reason': CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_reason END}
+             ORDER BY listed_at, catalog_kind, catalog))::VARCHAR AS j
+           FROM catalog_listing_history WHERE listed_at <= $1::TIMESTAMP GROUP BY service_id) ch ON ch.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, bucket, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, bucketBits: number): Statement => ({

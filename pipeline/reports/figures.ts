@@ -84,6 +84,13 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     SELECT count(*) FILTER (WHERE NOT listed)::INTEGER AS delisted,
            count(*) FILTER (WHERE listed AND coalesce(reason, '') <> 'first_seen')::INTEGER AS relisted
     FROM listing_events, p WHERE atlas_in_window(event_at, p.ws, p.until)`);
+  // Every start and end of a catalog's listed interval (macro atlas_catalog_events, rules.sql).
+  const [cat] = await q<{ listed: unknown; relisted: unknown; unlisted: unknown; services: unknown }>(`
+    SELECT count(*) FILTER (WHERE e.listed)::INTEGER AS listed,
+           count(*) FILTER (WHERE e.listed AND e.reason = 'relisted')::INTEGER AS relisted,
+           count(*) FILTER (WHERE NOT e.listed)::INTEGER AS unlisted,
+           count(DISTINCT e.service_id)::INTEGER AS services
+    FROM atlas_catalog_events($2::TIMESTAMP) e, p WHERE atlas_in_window(e.event_at, p.ws, p.until)`);
   const intervalRows = await q<{ k: string; n: unknown }>(`
     SELECT coalesce(atlas_interval_name(to_hours), 'other') AS k,
            count(*)::INTEGER AS n
@@ -130,6 +137,7 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
       delisted: int(events?.delisted),
       relisted: int(events?.relisted),
     },
+    catalogs: { listed: int(cat?.listed), relisted: int(cat?.relisted), unlisted: int(cat?.unlisted), services: int(cat?.services) },
     interval_changes: { total: sum(intervalRows), by_new_interval: tally(CHECK_INTERVAL_NAMES, intervalRows) },
     payment_terms: await termsFigures(store, ws, u),
     declared_terms: await declaredFigures(store, ws, u),

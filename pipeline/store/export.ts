@@ -45,6 +45,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
   { table: 'catalog_listing', orderBy: 'service_id, catalog_kind, catalog' },
+  { table: 'catalog_listing_history', orderBy: 'service_id, catalog_kind, catalog, listed_at' },
   { table: 'service_activity', orderBy: 'service_id, since' },
   { table: 'operation_activity', orderBy: 'service_id, operation, since' },
   { table: 'runs', orderBy: 'started_at, id' },
@@ -71,6 +72,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'declared_differences', orderBy: 'service_id, source_kind, source, dimension, began_at' },
   { table: 'declared_comparisons', orderBy: 'service_id, source_kind, source' },
   { table: 'declared_state', orderBy: 'service_id' },
+  { table: 'service_catalog_standing', orderBy: 'service_id' },
   { table: 'schema_migrations', orderBy: 'version' },
 ];
 

@@ -58,6 +58,12 @@
 --                                         outcome_moderation_current               `atlas moderate`
 -- receipt state of outcome reports        atlas_outcome_state_as_of(hi)            the same (verdicts: outcome_receipt_checks,
 --   (outcome-receipt/1)                     .receipt_state                           made by `atlas ingest inbox`)
+-- catalog presence at an instant          atlas_catalog_presence_as_of(hi)         catalog_standing
+-- listed but failing / passing but        atlas_listed_but_failing,                catalog_standing (compute:
+--   unlisted                              atlas_passing_but_unlisted,              service_catalog_standing);
+--                                         catalog_standing                         publish, verify
+-- catalog listing and unlisting events    atlas_catalog_events(hi)                 change feed, weekly reports,
+--                                                                                   researchers
 --
 -- Time bounds are parameters: a caller passes its own instant or window (compute: the 30 days ending
 -- at the compute instant; a weekly report: [week start, figures_until)). The researcher-facing views
@@ -1069,6 +1075,62 @@ CREATE OR REPLACE VIEW outcome_moderation_current AS
 SELECT * FROM atlas_outcome_state_as_of(atlas_compute_now());
 
 -- ---------------------------------------------------------------------------------------------------
+-- Catalog presence over time (docs/notes/catalog-history.md). Every interval during which one catalog
+-- (a configured registry source: kind x402 or mcp, and its name) listed a discovered service is a row
+-- of catalog_listing_history (migration 061): [listed_at, unlisted_at), unlisted_at null while listed.
+-- A catalog is written '<kind>:<name>' (x402:cdp, mcp:official).
+
+-- Per discovered service with an interval starting at or before instant hi:
+--   listed_by   the catalogs (sorted) with an interval listed_at <= hi < unlisted_at (or unlisted_at null)
+--   dropped_by  the catalogs (sorted) that listed it at or before hi and do not list it at hi
+CREATE OR REPLACE MACRO atlas_catalog_presence_as_of(hi) AS TABLE
+WITH per AS (
+  SELECT service_id, catalog_kind || ':' || catalog AS cat,
+    bool_or(unlisted_at IS NULL OR unlisted_at > hi) AS listing
+  FROM catalog_listing_history WHERE listed_at <= hi GROUP BY ALL
+)
+SELECT service_id,
+  coalesce(list_sort(list(cat) FILTER (WHERE listing)), []::VARCHAR[]) AS listed_by,
+  coalesce(list_sort(list(cat) FILTER (WHERE NOT listing)), []::VARCHAR[]) AS dropped_by
+FROM per GROUP BY service_id;
+
+-- Rule: listed but failing. A catalog lists the service now (listed_by not empty) and Atlas's latest
+-- check of its primary operation failed (latest_passed false: the rule of the `passing` filter,
+-- evidence_30d.latest_passed). Null when never checked; false otherwise.
+CREATE OR REPLACE MACRO atlas_listed_but_failing(listed_by, latest_passed) AS
+  CASE WHEN latest_passed IS NULL THEN NULL ELSE len(listed_by) > 0 AND NOT latest_passed END;
+
+-- Rule: passing but unlisted. Atlas's latest check of its primary operation passed (latest_passed
+-- true) and at least one catalog that listed it has dropped it (dropped_by not empty), whether or not
+-- another catalog still lists it (registry_listing.listed says that). Null when never checked.
+CREATE OR REPLACE MACRO atlas_passing_but_unlisted(dropped_by, latest_passed) AS
+  CASE WHEN latest_passed IS NULL THEN NULL ELSE len(dropped_by) > 0 AND latest_passed END;
+
+-- Both, per discovered service a catalog listed, at atlas_compute_now(): presence as of that instant,
+-- latest_passed from evidence_30d at the same instant. `atlas compute` materializes it into table
+-- service_catalog_standing (with its own evidence shadowing evidence_30d), which publish reads.
+CREATE OR REPLACE VIEW catalog_standing AS
+SELECT p.service_id, p.listed_by, p.dropped_by, e.latest_passed,
+  atlas_listed_but_failing(p.listed_by, e.latest_passed) AS listed_but_failing,
+  atlas_passing_but_unlisted(p.dropped_by, e.latest_passed) AS passing_but_unlisted
+FROM atlas_catalog_presence_as_of(atlas_compute_now()) p
+LEFT JOIN evidence_30d e ON e.service_id = p.service_id;
+
+-- Catalog listing events up to instant hi, one per interval start (listed true; reason first_listed
+-- for the first interval of the service in that catalog, else relisted) and per interval end
+-- (listed false; reason the interval's unlisted_reason: missing_from_sweep, <status>_status, or
+-- not_recorded for a drop carried over by migration 061). The change feed, the weekly reports and
+-- the researchers read these.
+CREATE OR REPLACE MACRO atlas_catalog_events(hi) AS TABLE
+SELECT service_id, catalog_kind, catalog, listed_at AS event_at, true AS listed,
+  CASE WHEN row_number() OVER (PARTITION BY service_id, catalog_kind, catalog ORDER BY listed_at) = 1
+    THEN 'first_listed' ELSE 'relisted' END AS reason
+FROM catalog_listing_history WHERE listed_at <= hi
+UNION ALL
+SELECT service_id, catalog_kind, catalog, unlisted_at AS event_at, false AS listed, coalesce(unlisted_reason, 'not_recorded') AS reason
+FROM catalog_listing_history WHERE unlisted_at <= hi;
+
+-- ---------------------------------------------------------------------------------------------------
 -- What each view is, for researchers browsing the database (duckdb_views().comment, `\d` in clients).
 -- The full definitions and their rules are the comments above each view; docs/research-guide.md
 -- lists the tables. checks_all is re-created over the archive files on every open, so its comment is
@@ -1085,3 +1147,4 @@ COMMENT ON VIEW atlas_provider_endpoints IS 'Per host: how many tracked services
 COMMENT ON VIEW listing_criteria IS 'Per service: each directory criterion of the current listing-criteria rule (passed, null where it does not apply), in_directory, and the criteria JSON as published.';
 COMMENT ON VIEW directory_current IS 'Per service: its current directory state (the latest evaluation); atlas_directory_as_of(t) gives membership at any instant.';
 COMMENT ON VIEW outcome_moderation_current IS 'Every outcome report with its moderation state (pending, accepted, rejected) and its receipt state (verified, not_verified, no_receipt) at atlas_compute_now().';
+COMMENT ON VIEW catalog_standing IS 'Per discovered service a catalog listed: the catalogs listing it and those that dropped it at atlas_compute_now(), its latest check result, listed_but_failing and passing_but_unlisted; table service_catalog_standing holds the latest computed copy.';

@@ -196,6 +196,35 @@ export function compareDirectory(published: unknown, row: DirectoryRow | null | 
   return out;
 }
 
+/** Row of query `catalog_standing` (queries.ts). */
+export interface CatalogStandingRow {
+  service_id: string;
+  listed_but_failing: unknown;
+  passing_but_unlisted: unknown;
+}
+
+/**
+ * Compare a published service's registry_listing.listed_but_failing / passing_but_unlisted with view
+ * catalog_standing at the generation's compute instant. No row (a reviewed service, or no catalog
+ * ever listed it): both must be null (a reviewed service has no registry_listing at all).
+ */
+export function compareCatalogStanding(published: unknown, row: CatalogStandingRow | undefined): Mismatch[] {
+  const body = obj(published) ?? {};
+  const id = String(body.id);
+  const listing = obj(body.registry_listing);
+  if (!listing)
+    return row && (row.listed_but_failing !== null || row.passing_but_unlisted !== null)
+      ? [{ id, field: 'registry_listing', published: null, recomputed: 'present' }]
+      : [];
+  const out: Mismatch[] = [];
+  for (const f of ['listed_but_failing', 'passing_but_unlisted'] as const) {
+    const r = row ? norm(row[f]) : null;
+    const p = listing[f] ?? null;
+    if (p !== r) out.push({ id, field: `registry_listing.${f}`, published: p, recomputed: r });
+  }
+  return out;
+}
+
 /** Report body members that are not figures (identity, texts). */
 const NOT_FIGURES = new Set(['week', 'week_start', 'week_end', 'figures_until', 'provisional', 'notes', 'outcome_reports.note']);
 

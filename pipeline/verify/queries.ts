@@ -145,6 +145,22 @@ ORDER BY service_id`,
 };
 
 /**
+ * The catalog standing at atlas_now (view catalog_standing of the rules file, the rule's one home;
+ * compute materializes the same view): a discovered service without a row (no catalog ever listed it)
+ * and every reviewed service publish null for both.
+ */
+export const SERVICE_CATALOGS: ResearchQuery = {
+  id: 'catalog_standing',
+  title: 'Listed but failing, passing but unlisted (discovered services)',
+  figures: ['registry_listing.listed_but_failing', 'registry_listing.passing_but_unlisted'],
+  notes:
+    "View `catalog_standing` (rules file) at `atlas_now` = the generation's compute instant: the catalogs listing and dropping each service from every interval of `catalog_listing_history` recorded up to then, and the latest check of its primary operation (`evidence_30d.latest_passed`). The listing and unlisting events themselves: `SELECT * FROM atlas_catalog_events(atlas_compute_now())`.",
+  sql: `SELECT service_id, listed_by, dropped_by, latest_passed, listed_but_failing, passing_but_unlisted
+FROM catalog_standing
+ORDER BY service_id`,
+};
+
+/**
  * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
  * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
  * same view). `listed` and `active` are replayed as of atlas_now (SERVICES_AS_OF_SQL); the MCP status
@@ -178,6 +194,7 @@ export const REPORT_FIGURES: ResearchQuery = {
     'directory.*',
     'checks.*',
     'listing.*',
+    'catalogs.*',
     'interval_changes.*',
     'payment_terms.*',
     'declared_terms.*',
@@ -211,6 +228,10 @@ dir AS (
 ),
 added AS (SELECT s.tier FROM services s, p WHERE atlas_in_window(s.created_at, p.lo, p.hi)),
 listing AS (SELECT e.listed, e.reason FROM listing_events e, p WHERE atlas_in_window(e.event_at, p.lo, p.hi)),
+catalog_events AS (
+  SELECT e.service_id, e.listed, e.reason
+  FROM atlas_catalog_events(getvariable('atlas_report_until')::TIMESTAMP) e, p WHERE atlas_in_window(e.event_at, p.lo, p.hi)
+),
 intervals AS (
   SELECT coalesce(atlas_interval_name(i.to_hours), 'other') AS name
   FROM interval_changes i, p WHERE i.from_hours IS NOT NULL AND atlas_in_window(i.changed_at, p.lo, p.hi)
@@ -249,6 +270,10 @@ figures(figure, value) AS (
   UNION ALL SELECT 'listing.added_by_tier.' || tier, count(*) FROM added GROUP BY tier
   UNION ALL SELECT 'listing.delisted', count(*) FILTER (WHERE NOT listed) FROM listing
   UNION ALL SELECT 'listing.relisted', count(*) FILTER (WHERE listed AND coalesce(reason, '') <> 'first_seen') FROM listing
+  UNION ALL SELECT 'catalogs.listed', count(*) FILTER (WHERE listed) FROM catalog_events
+  UNION ALL SELECT 'catalogs.relisted', count(*) FILTER (WHERE listed AND reason = 'relisted') FROM catalog_events
+  UNION ALL SELECT 'catalogs.unlisted', count(*) FILTER (WHERE NOT listed) FROM catalog_events
+  UNION ALL SELECT 'catalogs.services', count(DISTINCT service_id) FROM catalog_events
   UNION ALL SELECT 'interval_changes.total', count(*) FROM intervals
   UNION ALL SELECT 'interval_changes.by_new_interval.' || name, count(*) FROM intervals GROUP BY name
   UNION ALL SELECT 'payment_terms.changes', count(*) FROM terms
@@ -280,4 +305,5 @@ export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
   SERVICE_DIRECTORY,
   REPORT_FIGURES,
   SERVICE_DECLARED,
+  SERVICE_CATALOGS,
 ];

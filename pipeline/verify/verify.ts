@@ -7,6 +7,8 @@ import { AtlasError } from '../core/errors.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import {
   compareDeclared,
+  type CatalogStandingRow,
+  compareCatalogStanding,
   compareDirectory,
   type DeclaredRow,
   compareReport,
@@ -23,6 +25,7 @@ import {
   SERVICES_AS_OF_SQL,
   REPORT_FIGURES,
   SERVICE_DECLARED,
+  SERVICE_CATALOGS,
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
   SERVICE_TERMS,
@@ -141,6 +144,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
     const declared = new Map((await forSample<DeclaredRow>(store, SERVICE_DECLARED.sql)).map((r) => [r.service_id, r]));
+    const catalogs = new Map((await forSample<CatalogStandingRow>(store, SERVICE_CATALOGS.sql)).map((r) => [r.service_id, r]));
 
     // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
     // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
@@ -160,6 +164,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
     for (const id of ids) mismatches.push(...compareDeclared(bodies.get(id), declared.get(id)));
+    for (const id of ids) mismatches.push(...compareCatalogStanding(bodies.get(id), catalogs.get(id)));
 
     // Directory membership at each evaluation's own instant (the answer's directory.evaluated_at).
     const byInstant = new Map<string, string[]>();

@@ -26,6 +26,8 @@ import type { EffectiveQuery } from './query.ts';
  *   unknown (null, NaN in the columns: it fails every comparison) do not match.
  * - listed: discovered services only (reviewed services have no registry listing).
  * - terms_mismatch: the published declared_terms.differs; null declared_terms matches neither value.
+ * - listed_but_failing / passing_but_unlisted: the published registry_listing fields; null (never
+ *   checked, reviewed services) matches neither value.
  */
 
 /** A filter a query turned on: its row predicate, and its candidate sets from the generation's indexes. */
@@ -187,6 +189,17 @@ export const FILTERS = {
     value: (q) => flag(q.listed),
   },
   terms_mismatch: { kind: 'enum', code: (r) => tri(r.summary.declared_terms?.differs ?? null), value: (q) => flag(q.terms_mismatch) },
+  // The published fields themselves (view catalog_standing of the rules file), so filter and field agree.
+  listed_but_failing: {
+    kind: 'enum',
+    code: (r) => tri(r.summary.registry_listing?.listed_but_failing ?? null),
+    value: (q) => flag(q.listed_but_failing),
+  },
+  passing_but_unlisted: {
+    kind: 'enum',
+    code: (r) => tri(r.summary.registry_listing?.passing_but_unlisted ?? null),
+    value: (q) => flag(q.passing_but_unlisted),
+  },
   min_pass_rate: { kind: 'range', read: (r) => r.summary.evidence.pass_rate, bound: 'min', value: (q) => q.min_pass_rate },
   min_checks: { kind: 'range', read: (r) => r.summary.evidence.checks_30d, bound: 'min', value: (q) => q.min_checks },
   min_days: { kind: 'range', read: (r) => r.summary.evidence.monitoring_days, bound: 'min', value: (q) => q.min_days },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiStatus, DateTime } from './common.ts';
+import { ApiStatus, CheckKind, DateTime } from './common.ts';
 import { DeclaredDifferenceChange } from './declared-terms.ts';
 import { REQUEST_LIMITS } from './requests.ts';
 
@@ -24,8 +24,27 @@ export const NEEDS_REVIEW_RULE = {
     'a wording or typo fix that keeps the same terms does not need review.',
 } as const;
 
-/** A detected change to a reviewed service's documentation (table `changes`). */
+/** What a change-feed entry records. */
+export const CHANGE_KINDS = ['documentation', 'catalog_listed', 'catalog_unlisted'] as const;
+
+/** The catalog of a catalog_listed / catalog_unlisted entry (macro atlas_catalog_events, pipeline/store/rules.sql). */
+export const ChangeCatalog = z.strictObject({
+  kind: CheckKind.exclude(['reviewed']),
+  name: z.string(),
+  /** first_listed, relisted; missing_from_sweep, <MCP status>_status, not_recorded. */
+  reason: z.string(),
+});
+export type ChangeCatalog = z.infer<typeof ChangeCatalog>;
+
+/**
+ * An entry of the change feed: a detected change to a reviewed service's documentation (table
+ * `changes`; kind documentation), or a catalog listing or unlisting a discovered service (table
+ * catalog_listing_history; kinds catalog_listed and catalog_unlisted: `catalog` names it, `url` is
+ * the service's URL, no lines or diff, needs_review false).
+ */
 export const ChangeRecord = z.strictObject({
+  kind: z.enum(CHANGE_KINDS),
+  catalog: ChangeCatalog.nullable(),
   id: z.string(),
   service_id: z.string(),
   service_name: z.string().nullable(),

@@ -4,7 +4,13 @@ import { CHECK_REASONS, PAYMENT_PROTOCOLS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSE
 import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
 import { RECEIPT_REASONS, RECEIPT_RULE, RECEIPT_WINDOW } from './outcome-receipt.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
-import { MAINNET_FILTER_RULE, NETWORK_FILTER_RULE, PROVIDER_FILTER_RULE } from './requests.ts';
+import {
+  LISTED_BUT_FAILING_RULE,
+  MAINNET_FILTER_RULE,
+  NETWORK_FILTER_RULE,
+  PASSING_BUT_UNLISTED_RULE,
+  PROVIDER_FILTER_RULE,
+} from './requests.ts';
 
 /**
  * Definitions of every member of every response, keyed by `<Schema>.<path>` where Schema is the
@@ -27,6 +33,10 @@ const d = (source: FieldDoc['source'], definition: string, unit: string | null =
  * `data_as_of` (the compute instant); the detail's series and the stats end at `generated_at` (the
  * publish instant); the status windows end at `generated_at` of the answer.
  */
+/** The instant the catalog standing is evaluated at (view catalog_standing, pipeline/store/rules.sql). */
+const CATALOG_STANDING_INSTANT =
+  'at data_as_of (the compute instant): the catalog intervals recorded up to it, and the latest check of the primary operation at or before it';
+
 const W30 = 'the 30 days ending at data_as_of (the compute instant), both ends included';
 const W30_TERMS = 'the 30 days ending at data_as_of (the compute instant): after data_as_of - 30 days, up to and including data_as_of';
 const W90_TERMS = 'the 90 days ending at data_as_of (the compute instant): after data_as_of - 90 days, up to and including data_as_of';
@@ -488,7 +498,37 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'date-time',
   ),
 
+  'RegistryListing.listed_but_failing': d('computed', `Listed but failing: ${LISTED_BUT_FAILING_RULE}`, null, CATALOG_STANDING_INSTANT),
+  'RegistryListing.passing_but_unlisted': d(
+    'computed',
+    `Passing but unlisted: ${PASSING_BUT_UNLISTED_RULE}`,
+    null,
+    CATALOG_STANDING_INSTANT,
+  ),
+
   // single-service object
+  'ServiceDetail.catalog_history': d(
+    'atlas',
+    'Every interval during which one catalog (configured registry source) listed the service, recorded by its sweeps, ordered by listed_at, then catalog kind and name; [] for reviewed services. A catalog that dropped and relisted the service has one interval per listing. Intervals before migration 061 were not recorded: a catalog that had listed the service then has one interval from its first listing (its drops and relistings before then are not known).',
+    null,
+    'every interval recorded up to generated_at (the publish instant)',
+  ),
+  'ServiceDetail.catalog_history[].kind': d('atlas', 'Kind of catalog: x402 (a discovery/resources catalog) or mcp (an MCP registry).'),
+  'ServiceDetail.catalog_history[].name': d('atlas', "The catalog's configured name (e.g. cdp, binance, official)."),
+  'ServiceDetail.catalog_history[].listed_at': d(
+    'atlas',
+    'The sweep of this catalog that listed the service (first listed, or listed again after a drop).',
+    'date-time',
+  ),
+  'ServiceDetail.catalog_history[].unlisted_at': d(
+    'atlas',
+    'The complete sweep of this catalog that no longer listed it, or the sweep in which the catalog marked it withdrawn (MCP status deleted or deprecated); null while it lists it.',
+    'date-time',
+  ),
+  'ServiceDetail.catalog_history[].unlisted_reason': d(
+    'atlas',
+    'Why the interval ended: missing_from_sweep (a complete sweep did not contain it), <status>_status (the MCP registry marked it deleted or deprecated), not_recorded (a drop recorded before migration 061, cause unknown); null while listed.',
+  ),
   'ServiceDetail.description': d(
     'atlas',
     "Reviewed: Atlas's description written from the operator's material; null for discovered services (registry text is under registry_text).",
@@ -833,12 +873,33 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'computed',
     'Declared-against-observed difference events (rule declared-terms/1) that began or ended in the window, newest first, filtered by service_id; empty when needs_review is given (they are not documentation changes).',
   ),
-  'ChangeRecord.id': d('atlas', 'Change id.'),
-  'ChangeRecord.service_id': d('atlas', 'Reviewed service whose documentation changed.'),
+  'ChangeRecord.kind': d(
+    'atlas',
+    "What changed: documentation (a reviewed service's documentation page), catalog_listed (a catalog listed a discovered service: first listed or listed again), catalog_unlisted (a catalog stopped listing it).",
+  ),
+  'ChangeRecord.catalog': d('atlas', 'The catalog of a catalog_listed or catalog_unlisted entry; null for documentation changes.'),
+  'ChangeRecord.catalog.kind': d('atlas', 'Kind of catalog: x402 (a discovery/resources catalog) or mcp (an MCP registry).'),
+  'ChangeRecord.catalog.name': d('atlas', "The catalog's configured name (e.g. cdp, binance, official)."),
+  'ChangeRecord.catalog.reason': d(
+    'atlas',
+    'catalog_listed: first_listed (the first listing of the service by this catalog) or relisted (listed again after a drop). catalog_unlisted: missing_from_sweep, <status>_status (the MCP registry marked it deleted or deprecated), or not_recorded (a drop recorded before migration 061).',
+  ),
+  'ChangeRecord.id': d('atlas', 'Change id (catalog entries: catalog-<listed|unlisted>-<kind>-<name>-<service id>-<epoch ms>).'),
+  'ChangeRecord.service_id': d(
+    'atlas',
+    'The service: a reviewed one whose documentation changed, or a discovered one a catalog listed or unlisted.',
+  ),
   'ChangeRecord.service_name': d('atlas', 'Its name; null when the service is gone.'),
-  'ChangeRecord.url': d('atlas', 'Documentation URL.'),
-  'ChangeRecord.detected_at': d('measured', 'When the change was detected.', 'date-time'),
-  'ChangeRecord.summary': d('computed', 'One-line summary of the change.'),
+  'ChangeRecord.url': d('atlas', "Documentation URL; for a catalog entry, the service's URL."),
+  'ChangeRecord.detected_at': d(
+    'measured',
+    'When the change was detected (catalog entries: the sweep that listed or unlisted the service).',
+    'date-time',
+  ),
+  'ChangeRecord.summary': d(
+    'computed',
+    'One-line summary of the change (catalog entries: "listed by <kind>:<name> (<reason>)" or "unlisted by <kind>:<name> (<reason>)").',
+  ),
   'ChangeRecord.added_lines': d('measured', 'Lines added in the normalized text.', 'lines'),
   'ChangeRecord.removed_lines': d('measured', 'Lines removed.', 'lines'),
   'ChangeRecord.needs_review': d(

@@ -57,6 +57,10 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
   ...kinds('checks.by_kind.x402', 'discovered x402 endpoints (rule x402-mainnet/2, before it x402-mainnet/1)'),
   ...kinds('checks.by_kind.mcp', 'discovered MCP servers (rule mcp-reach/3)'),
   'ReportBody.listing': c('Services added to tracking and registry listing events.'),
+  'ReportBody.catalogs': c(
+    'Catalog listing events: each catalog listing or unlisting a discovered service (every catalog apart).',
+    'events',
+  ),
   'ReportBody.listing.added_by_tier': c('Services added by tier.', 'services'),
   'ReportBody.listing.added_by_tier.reviewed': c('Reviewed services added.', 'services'),
   'ReportBody.listing.added_by_tier.discovered': c('Discovered services added.', 'services'),

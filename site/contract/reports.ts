@@ -94,6 +94,16 @@ export const ReportBody = z.object({
     delisted: count.describe('registry delisting events in the week'),
     relisted: count.describe('registry relisting events in the week (listed again after a delisting)'),
   }),
+  catalogs: z.object({
+    listed: count.describe(
+      'catalog listings in the week: a catalog (configured registry source) started listing a discovered service, first or again (macro atlas_catalog_events)',
+    ),
+    relisted: count.describe('of those, listings again after the same catalog had dropped the service'),
+    unlisted: count.describe(
+      'catalog unlistings in the week: a catalog stopped listing a service (missing from a complete sweep, or withdrawn by status)',
+    ),
+    services: count.describe('services with at least one catalog listing or unlisting in the week'),
+  }),
   interval_changes: z.object({
     total: count.describe('check interval changes in the week (rule schedule/1), first intervals excluded'),
     by_new_interval: record(CHECK_INTERVAL_NAMES),

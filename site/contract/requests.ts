@@ -78,6 +78,17 @@ export const NETWORK_FILTER_RULE =
 export const PROVIDER_FILTER_RULE =
   'provider host: the exact host, case-insensitive (not its subdomains); the same host that group=provider collapses by and provider_endpoints counts';
 
+/*
+ * The catalog standing of a discovered service, stated once: the field dictionary entries of
+ * RegistryListing.listed_but_failing / passing_but_unlisted and the filter texts below use these.
+ * The rule's one home is view catalog_standing (macros atlas_listed_but_failing,
+ * atlas_passing_but_unlisted) in pipeline/store/rules.sql; the filters read the published fields.
+ */
+export const LISTED_BUT_FAILING_RULE =
+  'true when at least one catalog (configured registry source) lists the service and the latest check of its primary operation failed (the rule of the passing filter); false when it was checked and either no catalog lists it or that check passed; null when it was never checked (and for reviewed services, which no catalog lists)';
+export const PASSING_BUT_UNLISTED_RULE =
+  'true when the latest check of its primary operation passed and at least one catalog that listed the service no longer lists it (dropped by a complete sweep or withdrawn by status), whether or not another catalog still lists it (registry_listing.listed says that); false when it was checked and either that check failed or every catalog that listed it still does; null when it was never checked (and for reviewed services)';
+
 /**
  * How each filter of GET /api/v1/services treats a service whose value for it is unknown (null), or
  * that no value is ever unknown. The one home of these statements: each filter's parameter text below
@@ -108,6 +119,8 @@ export const SERVICES_FILTER_UNKNOWN = {
     'only discovered services have a registry listing: reviewed services match neither true nor false, and so does a discovered service whose listing state is unknown',
   terms_mismatch:
     'a service whose declared_terms is null (no source states comparable terms, or no valid x402 payment request observed) matches neither true nor false',
+  listed_but_failing: 'a service never checked, and every reviewed service (no catalog lists it), matches neither true nor false',
+  passing_but_unlisted: 'a service never checked, and every reviewed service (no catalog lists it), matches neither true nor false',
   scope: 'directory: a service never checked has no fresh check and is not in the directory; index: every tracked service',
   provider: 'never unknown: every service has a host',
 } as const;
@@ -187,6 +200,16 @@ export const SERVICES_QUERY_PARAMS = [
       'whether what a catalog, the seller document or our listing declares about the payment terms differs from the live 402 at data_as_of (declared_terms.differs, rule declared-terms/1)',
     ),
   },
+  {
+    name: 'listed_but_failing',
+    type: 'boolean',
+    description: filterText('listed_but_failing', `the published registry_listing.listed_but_failing: ${LISTED_BUT_FAILING_RULE}`),
+  },
+  {
+    name: 'passing_but_unlisted',
+    type: 'boolean',
+    description: filterText('passing_but_unlisted', `the published registry_listing.passing_but_unlisted: ${PASSING_BUT_UNLISTED_RULE}`),
+  },
   { name: 'group', type: 'string', enum: GROUPS, description: 'collapse endpoints to one row per provider host' },
   { name: 'sort', type: 'string', enum: SORTS, default: 'evidence', description: 'sort order' },
   {
@@ -228,7 +251,7 @@ export const CHANGES_QUERY_PARAMS = [
     type: 'string',
     maxLength: SERVICE_ID_MAX,
     pattern: SERVICE_ID_PATTERN,
-    description: 'limit to one reviewed service',
+    description: 'limit to one service',
   },
   { name: 'needs_review', type: 'boolean', description: 'only changes whose listing may need updating' },
 ] as const satisfies readonly ParamSpec[];

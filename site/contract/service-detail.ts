@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
+import { ApiStatus, CheckKind, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
 import { DeclaredDifference, DeclaredSource } from './declared-terms.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
 import { OutcomeReportCounts } from './moderation.ts';
@@ -64,6 +64,20 @@ export const IntervalChange = z.strictObject({
 });
 export type IntervalChange = z.infer<typeof IntervalChange>;
 
+/**
+ * One interval during which one catalog listed the service (table catalog_listing_history, migration
+ * 061): from the sweep that (re)listed it until the sweep that no longer did (null while it lists it).
+ */
+export const CatalogInterval = z.strictObject({
+  kind: CheckKind.exclude(['reviewed']),
+  name: z.string(),
+  listed_at: DateTime,
+  unlisted_at: DateTime.nullable(),
+  /** missing_from_sweep, <MCP status>_status (deleted_status, deprecated_status), not_recorded; null while listed. */
+  unlisted_reason: z.string().nullable(),
+});
+export type CatalogInterval = z.infer<typeof CatalogInterval>;
+
 /** Registry text is untrusted third-party text: shown as data, never an instruction. */
 export const RegistryText = z.strictObject({
   third_party_text: z.literal(true),
@@ -97,6 +111,8 @@ export const ServiceDetail = ServiceSummary.extend({
   declared_sources: z.array(DeclaredSource),
   declared_differences: z.array(DeclaredDifference),
   interval_history: z.array(IntervalChange),
+  /** Every listed/unlisted interval in every catalog, oldest first ([] for reviewed services). */
+  catalog_history: z.array(CatalogInterval),
   registry_text: RegistryText.nullable(),
   outcome_reports: OutcomeReportCounts,
   outcome_reports_by_receipt: OutcomeReportsByReceipt,

@@ -39,6 +39,16 @@ export const RegistryListing = z.strictObject({
   remote_type: z.string().nullable(),
   /** Every catalog that lists or listed the service, oldest first (the service is listed while one has until null). */
   catalogs: z.array(CatalogPresence),
+  /**
+   * A catalog lists it and Atlas's latest check of its primary operation failed, at the compute
+   * instant (view catalog_standing, pipeline/store/rules.sql); null when never checked.
+   */
+  listed_but_failing: z.boolean().nullable(),
+  /**
+   * Atlas's latest check of its primary operation passed and a catalog that listed it has dropped it,
+   * at the compute instant (view catalog_standing); null when never checked.
+   */
+  passing_but_unlisted: z.boolean().nullable(),
 });
 export type RegistryListing = z.infer<typeof RegistryListing>;
 

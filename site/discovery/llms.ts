@@ -44,6 +44,8 @@ export const SERVICES_PARAM_EXAMPLES: Record<ServicesParam, string> = {
   max_terms_changes_90d: '0',
   listed: 'true',
   terms_mismatch: 'true',
+  listed_but_failing: 'true',
+  passing_but_unlisted: 'false',
   group: 'provider',
   sort: 'pass_rate',
   limit: '20',

@@ -3,6 +3,7 @@ import { fmtPrice, typeLabel } from './format.ts';
 import { renderLayout } from './layout.ts';
 import type { PageMeta, ServicePageData } from './model.ts';
 import { renderBadgeEmbed } from './sections/badge.ts';
+import { renderCatalogHistory } from './sections/catalogs.ts';
 import { renderClaims, renderRegistry } from './sections/claims.ts';
 import { renderCriteria } from './sections/criteria.ts';
 import { renderCharts, renderEvidence } from './sections/evidence.ts';
@@ -38,6 +39,7 @@ ${renderRecentChecks(d)}
 ${renderTerms(d)}
 ${renderDeclared(d)}
 ${renderIntervalHistory(d)}
+${renderCatalogHistory(d)}
 ${renderOutcomeReports(d)}
 ${renderClaims(d)}
 ${renderRegistry(d)}

@@ -139,6 +139,9 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
             x402_version: 2,
             remote_type: null,
             catalogs: [{ kind: 'x402', name: 'cdp', since: monitoringSince, until: listed ? null : monitoringSince }],
+            // the rule of view catalog_standing over this one catalog and the latest check
+            listed_but_failing: latestPassed === null || latestPassed === undefined ? null : Boolean(listed) && !latestPassed,
+            passing_but_unlisted: latestPassed === null || latestPassed === undefined ? null : !listed && latestPassed,
           }
         : null,
     payment_terms:
@@ -216,6 +219,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     declared_sources: [],
     declared_differences: [],
     interval_history: [],
+    catalog_history: [],
     registry_text: null,
   };
   return { record, detail };

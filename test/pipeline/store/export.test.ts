@@ -27,6 +27,12 @@ beforeAll(async () => {
     // The seed predates checks.protocols (migration 021): its x402 402s carry the protocol a probe now
     // records, so the research guide's protocol query has rows to read.
     await store.run(`UPDATE checks SET protocols = ['x402-v2'] WHERE status = 402 AND rule LIKE 'x402-mainnet/%'`);
+    // Catalog intervals (migration 061): every discovered service listed by one catalog, dropped and relisted.
+    await store.run(
+      `INSERT INTO catalog_listing_history
+       SELECT id, 'x402', 'fleet', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-10', 'missing_from_sweep' FROM services WHERE tier = 'discovered'
+       UNION ALL SELECT id, 'x402', 'fleet', TIMESTAMP '2026-11-12', NULL, NULL FROM services WHERE tier = 'discovered'`,
+    );
     await computeAt(store, t.dir, NOW);
     await store.run(
       `INSERT INTO keys VALUES ('key_1', 'sha256:secret-hash', 'lab', 'me@example.org', $1::TIMESTAMP, 'addr-hash');

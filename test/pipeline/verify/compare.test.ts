@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compareCatalogStanding,
   compareDirectory,
   compareReport,
   compareServiceFigures,
@@ -134,6 +135,22 @@ describe('verify comparisons (pure)', () => {
       'reports/2026-11-16  checks.total.missed  published=3  recomputed=0',
       'reports/2026-11-16  outcome_reports.by_moderation.pending  published=absent  recomputed=2',
     ]);
+  });
+
+  it('checks listed_but_failing and passing_but_unlisted; without a row both must be null', () => {
+    const body = (lbf: boolean | null, pbu: boolean | null) => ({
+      id: 'cand_a',
+      registry_listing: { listed: true, listed_but_failing: lbf, passing_but_unlisted: pbu },
+    });
+    const row = { service_id: 'cand_a', listed_but_failing: true, passing_but_unlisted: false };
+    expect(compareCatalogStanding(body(true, false), row)).toEqual([]);
+    expect(compareCatalogStanding(body(false, false), row)).toEqual([
+      { id: 'cand_a', field: 'registry_listing.listed_but_failing', published: false, recomputed: true },
+    ]);
+    expect(compareCatalogStanding(body(null, null), undefined)).toEqual([]);
+    expect(compareCatalogStanding(body(false, true), undefined)).toHaveLength(2);
+    // a reviewed service: no registry_listing, and no row
+    expect(compareCatalogStanding({ id: 'svc_r', registry_listing: null }, undefined)).toEqual([]);
   });
 
   it('samples deterministically by seed, in id order', () => {

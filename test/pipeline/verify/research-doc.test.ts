@@ -25,6 +25,13 @@ describe('docs/research.md', () => {
       const store = await openTestStore(dir, new Date(NOW));
       try {
         await seedRaw(store, new Date(NOW), 24, 16);
+        // Catalog intervals (migration 061): the discovered services listed by one catalog, the first dropped.
+        await store.run(
+          `INSERT INTO catalog_listing_history
+           SELECT id, 'x402', 'fleet', TIMESTAMP '2026-11-01', CASE WHEN row_number() OVER (ORDER BY id) = 1 THEN TIMESTAMP '2026-11-20' END,
+             CASE WHEN row_number() OVER (ORDER BY id) = 1 THEN 'missing_from_sweep' END
+           FROM services WHERE tier = 'discovered'`,
+        );
         await computeAll(ctx, store, { scope: 'full' });
         await freezeDueReports(ctx, store);
       } finally {
@@ -51,7 +58,7 @@ describe('docs/research.md', () => {
           expect(states.length).toBeGreaterThan(0);
           await s.run(asOf!.replaceAll('"atlas-snapshot"', '"atlas"'));
 
-          const [evidenceSql, termsSql, directorySql, reportSql, declaredSql] = queries;
+          const [evidenceSql, termsSql, directorySql, reportSql, declaredSql, catalogSql] = queries;
           const evidence = await s.all<Record<string, unknown>>(evidenceSql!);
           const stored = await s.all<Record<string, unknown>>(
             `SELECT service_id, checks_30d, passed_30d, missed_30d, pass_rate, freshness, check_interval_hours FROM evidence ORDER BY service_id`,
@@ -97,6 +104,15 @@ describe('docs/research.md', () => {
           expect(figures.get('checks.total.ran')).toBe(body.checks.total.ran);
           expect(figures.get('checks.total.missed')).toBe(body.checks.total.missed);
           expect(figures.get('services.tracked')).toBe(body.services.tracked);
+
+          await s.run(`SET VARIABLE atlas_now = TIMESTAMP '2026-11-25 12:00:00'`);
+          const standing = await s.all(catalogSql!);
+          const storedStanding = await s.all(
+            `SELECT service_id, listed_by, dropped_by, latest_passed, listed_but_failing, passing_but_unlisted
+             FROM service_catalog_standing ORDER BY service_id`,
+          );
+          expect(standing.length).toBeGreaterThan(1);
+          expect(standing).toEqual(storedStanding);
         },
         { readOnly: true },
       );

@@ -13,6 +13,8 @@ afterEach(async () => {
 });
 
 const change = (id: string, daysAgo: number, over: Partial<ChangeRecord> = {}): ChangeRecord => ({
+  kind: 'documentation',
+  catalog: null,
   id,
   service_id: 'svc_docs',
   service_name: 'Docs',

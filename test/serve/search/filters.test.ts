@@ -26,6 +26,8 @@ const VALUES: Record<ServicesFilterName, string> = {
   max_terms_changes_90d: '0',
   listed: 'true',
   terms_mismatch: 'true',
+  listed_but_failing: 'true',
+  passing_but_unlisted: 'false',
   scope: 'directory',
   provider: 'API.example',
 };

@@ -86,6 +86,8 @@ describe('openapi.json', () => {
         'max_price_usd',
         'max_terms_changes_90d',
         'listed',
+        'listed_but_failing',
+        'passing_but_unlisted',
         'group',
         'sort',
         'limit',

@@ -90,6 +90,8 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
       x402_version: 2,
       remote_type: null,
       catalogs: [{ kind: 'x402', name: 'fleet', since: '2026-11-11T12:00:00.000Z', until: null }],
+      listed_but_failing: false,
+      passing_but_unlisted: false,
     },
     payment_terms: {
       current_since: '2026-11-20T00:00:00.000Z',
@@ -210,6 +212,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
         observed_at: '2026-11-20T00:00:00.000Z',
       },
     ],
+    catalog_history: [{ kind: 'x402', name: 'fleet', listed_at: '2026-11-11T12:00:00.000Z', unlisted_at: null, unlisted_reason: null }],
     interval_history: [
       {
         operation: 'primary',
@@ -302,6 +305,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     declared_sources: _ds,
     declared_differences: _dd,
     interval_history: _ih,
+    catalog_history: _ch,
     registry_text: _rt,
     outcome_reports: _or,
     outcome_reports_by_receipt: _orr,
