@@ -157,5 +157,5 @@ describe('receipts through ingest → moderate → publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });
