@@ -137,7 +137,7 @@ async function recompute(opts: VerifyOptions, cmd: Command, json: boolean): Prom
     );
   else {
     for (const m of r.mismatches) process.stdout.write(`${formatMismatch(m)}\n`);
-    const what = `${r.checked.services} service(s) and ${r.checked.reports} report(s) of generation ${r.generation} (figures as of ${r.computed_at})`;
+    const what = `${r.checked.services} service(s) and ${r.checked.reports} report(s) of generation ${r.generation} (figures as of ${r.computed_at}), with ${r.checked.receipts} receipt verdict(s),`;
     process.stdout.write(
       r.mismatches.length ? `FAILED: ${r.mismatches.length} mismatch(es) in ${what}\n` : `ok: ${what} match the database\n`,
     );

@@ -32,13 +32,19 @@ export interface PendingReceipt {
   urls: string[] | null;
   pay_to_hashes: string[] | null;
   reused: boolean;
+  /** The stored verdict (re-checking only; null for a new one). */
+  stored_state?: string | null;
+  stored_reason?: string | null;
+  stored_detail?: string | null;
+  stored_signer_hash?: string | null;
 }
 
 /**
- * Reports with a receipt and their facts as of `now`: the service's URL and operation URLs, the
- * receiving addresses (keyed hashes) of every valid 402 Atlas observed for it at or before `now`,
- * and whether an earlier report carried the same signature. `onlyUnchecked`: reports without a
- * verdict (the loader); otherwise every one (`atlas verify`).
+ * Reports with a receipt and their facts as of the check: the service's URL and operation URLs, the
+ * receiving addresses (keyed hashes) of every valid 402 Atlas observed for it at or before the
+ * instant of the check (`$1` for a new verdict, the stored checked_at when re-checking), and whether
+ * an earlier report carried the same signature. `onlyUnchecked`: reports without a verdict (the
+ * loader); otherwise every one with its stored verdict (`atlas verify`, pipeline/verify/receipts.ts).
  */
 export function pendingReceiptsSql(onlyUnchecked: boolean): string {
   return `
@@ -47,38 +53,47 @@ WITH r AS (
          json_extract_string(o.receipt, '$.signature') AS sig
   FROM outcomes o WHERE o.receipt IS NOT NULL
 )
-SELECT r.id, r.receipt,
+SELECT r.id, r.receipt, rc.state AS stored_state, rc.reason AS stored_reason, rc.detail AS stored_detail,
+  rc.signer_hash AS stored_signer_hash,
   strftime(r.reported_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS reported_at,
   strftime(r.received_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS received_at,
   s.id IS NOT NULL AS has_service,
   CASE WHEN s.id IS NOT NULL THEN list_distinct(list_prepend(s.url, coalesce((SELECT list(op.url) FROM operations op WHERE op.service_id = s.id), []))) END AS urls,
   (SELECT list_distinct(flatten(list(pt.pay_to_hashes))) FROM payment_terms pt
-     WHERE pt.service_id = r.service_id AND pt.observed_at <= $1::TIMESTAMP) AS pay_to_hashes,
+     WHERE pt.service_id = r.service_id AND pt.observed_at <= coalesce(rc.checked_at, $1::TIMESTAMP)) AS pay_to_hashes,
   EXISTS (SELECT 1 FROM r p WHERE p.sig = r.sig AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id))) AS reused
 FROM r LEFT JOIN services s ON s.id = r.service_id
-${onlyUnchecked ? 'WHERE r.id NOT IN (SELECT report_id FROM outcome_receipt_checks)' : ''}
+LEFT JOIN outcome_receipt_checks rc ON rc.report_id = r.id
+${onlyUnchecked ? 'WHERE rc.report_id IS NULL' : 'WHERE rc.report_id IS NOT NULL'}
 ORDER BY r.received_at, r.id`;
+}
+
+/** The report's facts as the rule reads them. */
+export const factsOf = (p: PendingReceipt) => ({
+  service: p.has_service ? { urls: p.urls ?? [] } : null,
+  reportedAt: p.reported_at ? new Date(p.reported_at) : null,
+  receivedAt: new Date(p.received_at),
+  reused: Boolean(p.reused),
+});
+
+/** The stored receipt object (JSON text); null when unreadable. */
+export function receiptOf(p: PendingReceipt): unknown {
+  try {
+    return JSON.parse(p.receipt);
+  } catch {
+    return null;
+  }
 }
 
 /** The verdict of one pending receipt (the signature step, the signer's keyed hash, the rule). */
 export async function verdictOf(p: PendingReceipt, secret: string): Promise<ReceiptVerdict> {
-  let receipt: unknown = null;
-  try {
-    receipt = JSON.parse(p.receipt);
-  } catch {
-    receipt = null;
-  }
+  const receipt = receiptOf(p);
   const v = await verifyArtifact('receipt', receipt);
   const auth = signerAuthorised(v, { hashes: p.pay_to_hashes ?? [], secret });
   // The stored pay_to hash of the signer (terms.ts normalisation), kept with the verdict.
   const a = v.signature === 'valid' ? v.signer : undefined;
   const signerHash = a?.address && a.addressKind ? payeeHash(secret, a.address, a.addressKind) : null;
-  return receiptVerdict(v, auth, signerHash, {
-    service: p.has_service ? { urls: p.urls ?? [] } : null,
-    reportedAt: p.reported_at ? new Date(p.reported_at) : null,
-    receivedAt: new Date(p.received_at),
-    reused: Boolean(p.reused),
-  });
+  return receiptVerdict(v, auth, signerHash, factsOf(p));
 }
 
 const ts = (d: Date | null): string | null => (d ? d.toISOString().replace('T', ' ').replace('Z', '') : null);

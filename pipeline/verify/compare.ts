@@ -268,3 +268,41 @@ export function compareReport(id: string, published: unknown, recomputed: Readon
   }
   return out;
 }
+
+/** Row of query `outcome_reports` (queries.ts). */
+export interface OutcomeCountRow {
+  service_id: string;
+  receipt_state: string;
+  outcome: string;
+  state: string;
+  n: unknown;
+}
+
+/**
+ * Compare a service's published outcome counts (outcome_reports and outcome_reports_by_receipt) with
+ * the recomputed rows of that service: every published count, a missing row being 0. A file from
+ * before receipts (no outcome_reports_by_receipt) is compared on its totals only.
+ */
+export function compareOutcomeReports(id: string, published: unknown, rows: readonly OutcomeCountRow[]): Mismatch[] {
+  const body = obj(published) ?? {};
+  const out: Mismatch[] = [];
+  const want = new Map<string, number>();
+  const add = (k: string, n: number) => want.set(k, (want.get(k) ?? 0) + n);
+  for (const r of rows) {
+    add(`outcome_reports.${r.outcome}.${r.state}`, Number(r.n));
+    add(`outcome_reports_by_receipt.${r.receipt_state}.${r.outcome}.${r.state}`, Number(r.n));
+  }
+  for (const member of ['outcome_reports', 'outcome_reports_by_receipt']) {
+    if (body[member] === undefined) continue;
+    for (const [path, p] of reportLeaves(body[member], member)) {
+      const r = want.get(path) ?? 0;
+      if (p !== r) out.push({ id, field: path, published: p, recomputed: r });
+    }
+  }
+  for (const [path, r] of want) {
+    const member = path.split('.')[0]!;
+    if (body[member] !== undefined && r !== 0 && !reportLeaves(body[member], member).has(path))
+      out.push({ id, field: path, published: undefined, recomputed: r });
+  }
+  return out;
+}

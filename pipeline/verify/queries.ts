@@ -298,6 +298,22 @@ figures(figure, value) AS (
 SELECT figure, value::DOUBLE AS value FROM figures ORDER BY figure`,
 };
 
+/**
+ * Outcome reports per service, receipt state, reported outcome and moderation state at atlas_now
+ * (macro atlas_outcome_counts; receipt verdicts of rule outcome-receipt/1 from outcome_receipt_checks).
+ * outcome_reports is the sum over the receipt states.
+ */
+export const SERVICE_OUTCOME_REPORTS: ResearchQuery = {
+  id: 'outcome_reports',
+  title: 'Outcome reports per service, by receipt state',
+  figures: ['outcome_reports.*', 'outcome_reports_by_receipt.*'],
+  notes:
+    "Set `atlas_now` to the generation's `generated_at` (the publish instant): reports received and decisions made up to then count. A service without a row has every count 0.",
+  sql: `SELECT service_id, receipt_state, outcome, state, n
+FROM atlas_outcome_counts(atlas_compute_now())
+ORDER BY service_id, receipt_state, outcome, state`,
+};
+
 /** Every documented query, in the order docs/research.md lists them. */
 export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
   SERVICE_EVIDENCE,
@@ -306,4 +322,5 @@ export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
   REPORT_FIGURES,
   SERVICE_DECLARED,
   SERVICE_CATALOGS,
+  SERVICE_OUTCOME_REPORTS,
 ];

@@ -12,8 +12,10 @@ import {
   compareDirectory,
   type DeclaredRow,
   compareReport,
+  compareOutcomeReports,
   compareServiceFigures,
   type DirectoryRow,
+  type OutcomeCountRow,
   type EvidenceRow,
   type Mismatch,
   sampleIds,
@@ -28,8 +30,10 @@ import {
   SERVICE_CATALOGS,
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
+  SERVICE_OUTCOME_REPORTS,
   SERVICE_TERMS,
 } from './queries.ts';
+import { recheckReceipts } from './receipts.ts';
 
 /**
  * `atlas verify` (recompute mode): recompute the published figures of one generation from the raw
@@ -55,7 +59,7 @@ export interface VerifyResult {
   generated_at: string;
   /** The instant the per-service figures were recomputed at (the generation's compute). */
   computed_at: string;
-  checked: { services: number; reports: number };
+  checked: { services: number; reports: number; receipts: number };
   mismatches: Mismatch[];
 }
 
@@ -122,6 +126,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
   const ids = opts.sample === undefined ? [...allIds].sort() : sampleIds(allIds, opts.sample, generation);
   const reportIds = await publishedReportIds(gen);
   const mismatches: Mismatch[] = [];
+  let receipts = 0;
 
   const [{ db } = { db: '' }] = await store.all<{ db: string }>('SELECT current_database() AS db');
   try {
@@ -181,8 +186,24 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     }
     for (const [id, body] of bodies) mismatches.push(...compareDirectory(body, directory.get(id) ?? null));
 
+    // Outcome reports per receipt state and moderation state at the publish instant.
+    await setTime(store, 'atlas_now', generatedAt);
+    const outcomeRows = await forSample<OutcomeCountRow>(store, SERVICE_OUTCOME_REPORTS.sql);
+    for (const [id, body] of bodies)
+      mismatches.push(
+        ...compareOutcomeReports(
+          id,
+          body,
+          outcomeRows.filter((r) => r.service_id === id),
+        ),
+      );
+
     // Frozen reports over their own windows, over every service.
     for (const t of SAMPLED_TABLES) await store.run(`DROP VIEW IF EXISTS temp.main.${t}`);
+    // Every receipt verdict, made again from the raw receipt over all rows (not sampled: they are few).
+    const rc = await recheckReceipts(store);
+    receipts = rc.checked;
+    mismatches.push(...rc.mismatches);
     for (const id of reportIds) {
       const published = (await readJson(api(gen, 'reports', `${id}.json`))) as {
         report?: { week_start?: unknown; figures_until?: unknown };
@@ -220,7 +241,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     generation,
     generated_at: generatedAt,
     computed_at: computedAt,
-    checked: { services: ids.length, reports: reportIds.length },
+    checked: { services: ids.length, reports: reportIds.length, receipts },
     mismatches,
   };
 }

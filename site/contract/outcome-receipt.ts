@@ -34,7 +34,7 @@ export const RECEIPT_LIMITS = {
  */
 export const RECEIPT_WINDOW = { beforeHours: 24, afterMinutes: 5 } as const;
 
-/** Receipt payload (the extension's §5.2): only the members it defines, each bounded. */
+/** Receipt payload (version, network, resourceUrl, payer, issuedAt, transaction): only those members, each bounded. */
 export const X402ReceiptPayload = z.strictObject({
   version: z.number().int().min(0).max(1_000_000),
   network: z.string().min(1).max(RECEIPT_LIMITS.network),
@@ -45,7 +45,7 @@ export const X402ReceiptPayload = z.strictObject({
 });
 
 /**
- * The receipt object of a report: the extension's common shape (§3.1). `payload` is required for
+ * The receipt object of a report: the extension's common shape {format, payload?, signature}. `payload` is required for
  * eip712 and must be absent for jws (the JWS compact string carries it). No signature is checked here.
  */
 export const X402Receipt = z

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 
 /**
  * Receipts signed INDEPENDENTLY of the verifier under test: EIP-712 with viem's account.signTypedData
- * and the types written out here from the extension's text (§3.2, §5.3), JWS with jose's CompactSign
+ * and the domain and Receipt types written out here from the extension's text, JWS with jose's CompactSign
  * and a did:jwk key id. Keys come from fixed seeds (sha256 of a label), so every run signs the same.
  */
 export const RECEIPT_DOMAIN = { name: 'x402 receipt', version: '1', chainId: 1 } as const;

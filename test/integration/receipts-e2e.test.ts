@@ -1,10 +1,12 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../pipeline/core/config.ts';
 import { fleetAgent, fleetConfig, startFleet } from '../../pipeline/fleet/index.ts';
 import { SIGNED_RECEIPT_CASES } from '../../pipeline/fleet/signed-receipts.ts';
-import { runModeration } from '../../pipeline/moderation/index.ts';
+import { runCycle } from '../../pipeline/cycle/index.ts';
 import { runProbe } from '../../pipeline/probe/index.ts';
 import { publish } from '../../pipeline/publish/index.ts';
 import { withStore } from '../../pipeline/store/index.ts';
@@ -30,6 +32,9 @@ describe('signed receipt → outcome report → inbox → database → single-se
     const agent = fleetAgent();
     const sellers = SIGNED_RECEIPT_CASES.map((c, i) => ({ c, id: `cand_rcpt${i}`, e: fleet.endpoint(`receipt-${c}`) }));
     const ctx = makeContext(t.dir, { clock, config: parseConfig(fleetConfig(fleet)) });
+    // No reviewed listings: the cycle below tracks the receipt sellers only (no traffic leaves loopback).
+    ctx.paths.listings = join(t.dir, 'listings');
+    mkdirSync(ctx.paths.listings, { recursive: true });
     const store = await openTestStore(t.dir, clock());
     try {
       await seedServices(
@@ -85,10 +90,11 @@ describe('signed receipt → outcome report → inbox → database → single-se
       expect(ingest.code, ingest.stderr).toBe(0);
       expect(ingest.stderr + ingest.stdout).toContain('receipts_verified=2/7');
       if (process.env.ATLAS_SHOW) console.log(`\n$ atlas ingest inbox\n${ingest.stderr}${ingest.stdout}`);
-      const reasons = await withStore(ctx.paths.db, async (s) => {
-        await runModeration(ctx, s);
-        await publish(ctx, s, {});
-        return s.all<{
+      // The cycle: probe, compute, moderation, publish (and its own verify of a sample).
+      const cycle = await withStore(ctx.paths.db, (s) => runCycle(ctx, s, { skipRegistries: true, snapshot: false }));
+      for (const name of ['moderate', 'publish']) expect(cycle.steps.find((x) => x.step === name)?.status, name).toBe('ok');
+      const reasons = await withStore(ctx.paths.db, (s) =>
+        s.all<{
           report_id: string;
           service_id: string;
           idempotency_key: string;
@@ -98,9 +104,14 @@ describe('signed receipt → outcome report → inbox → database → single-se
         }>(
           `SELECT o.id AS report_id, o.service_id, o.idempotency_key, c.state, c.reason, c.detail
            FROM outcomes o JOIN outcome_receipt_checks c ON c.report_id = o.id ORDER BY o.received_at`,
-        );
-      });
+        ),
+      );
       await server.deps.site.reload();
+      // `atlas verify` recomputes the published counts and every receipt verdict from the raw rows.
+      const verify = await runCli(['--data', t.dir, 'verify'], { timeoutMs: 120_000 });
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      expect(verify.stdout).toMatch(/^ok: 7 service\(s\) and \d+ report\(s\) of generation .*, with 7 receipt verdict\(s\), match the database$/m);
+      if (process.env.ATLAS_SHOW) console.log(`$ atlas verify\n${verify.stdout}`);
 
       const rows: string[] = [];
       const verifiedBy: Record<string, number> = {};

@@ -151,6 +151,49 @@ describe.skipIf(!gate.present)('ingest inbox from PostgreSQL', () => {
     }
   });
 
+  it("a report's receipt goes through PostgreSQL unchanged (a replica's row and a carried log line) and gets its verdict", async () => {
+    const w = await world();
+    try {
+      const receipt = { format: 'jws', signature: 'eyJhbGciOiJFUzI1NksifQ.eyJ2ZXJzaW9uIjoxfQ.c2ln' };
+      await w.cluster.query(
+        `INSERT INTO atlas.outcomes (id, key_id, idempotency_key, service_id, referral_id, outcome, failure_kind, operation, task_category, reported_at, received_at, moderation, receipt)
+         VALUES ('out_pg', 'key_1', 'r-pg', 'cand_a', NULL, 'success', NULL, NULL, NULL, NULL, '2026-11-25T12:00:01.000Z', 'pending', $1)`,
+        [receipt],
+      );
+      mkdirSync(w.ctx.paths.inbox, { recursive: true });
+      const logged = {
+        id: 'out_log',
+        key_id: 'key_1',
+        idempotency_key: 'r-log',
+        service_id: null,
+        referral_id: null,
+        outcome: 'failure',
+        failure_kind: null,
+        operation: null,
+        task_category: null,
+        reported_at: null,
+        received_at: '2026-11-25T12:00:02.000Z',
+        moderation: 'pending',
+        receipt,
+      };
+      writeFileSync(join(w.ctx.paths.inbox, 'outcomes-a.jsonl'), `${JSON.stringify(logged)}\n`);
+      const r = await ingestInbox(w.ctx, w.store);
+      expect(r.outcomes.inserted).toBe(2);
+      expect(r.receipts).toEqual({ checked: 2, verified: 0 });
+      const rows = await w.store.all<{ id: string; receipt: string; reason: string }>(
+        'SELECT o.id, o.receipt::VARCHAR AS receipt, c.reason FROM outcomes o JOIN outcome_receipt_checks c ON c.report_id = o.id ORDER BY o.id',
+      );
+      expect(rows.map((x) => [x.id, JSON.parse(x.receipt), x.reason])).toEqual([
+        ['out_log', receipt, 'no_service'],
+        ['out_pg', receipt, 'no_service'],
+      ]);
+      const carried = await w.cluster.query("SELECT receipt FROM atlas.outcomes WHERE id = 'out_log'");
+      expect(carried.rows).toEqual([{ receipt }]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('PostgreSQL unreachable: the run fails with storage_unavailable and DuckDB is unchanged', async () => {
     const w = await world();
     try {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { keyedHash } from '../../../pipeline/core/secret.ts';
 import { ingestInbox } from '../../../pipeline/inbox/load.ts';
 import { runModeration } from '../../../pipeline/moderation/index.ts';
+import { recheckReceipts } from '../../../pipeline/verify/receipts.ts';
 import { publish } from '../../../pipeline/publish/index.ts';
 import { computeWeekFigures } from '../../../pipeline/reports/index.ts';
 import type { OutcomeRecord } from '../../../site/contract/inbox-records.ts';
@@ -96,6 +97,20 @@ describe('receipts through ingest → moderate → publish', () => {
         out_didweb: 'signature_not_checked',
       });
       expect(verdicts.find((v) => v.report_id === 'out_didweb')?.detail).toBe('did_web_not_resolved');
+      // `atlas verify` makes every verdict again from the raw receipts (no secret): all agree; a
+      // verdict altered in the database is a mismatch.
+      expect(await recheckReceipts(store)).toEqual({ checked: 9, mismatches: [] });
+      await store.run(
+        `UPDATE outcome_receipt_checks SET state = 'verified', reason = NULL, detail = NULL WHERE report_id = 'out_wrongsigner'`,
+      );
+      expect((await recheckReceipts(store)).mismatches).toEqual([
+        { id: 'receipts/out_wrongsigner', field: 'state', published: 'verified', recomputed: 'not_verified' },
+        { id: 'receipts/out_wrongsigner', field: 'reason', published: null, recomputed: 'signer_not_payee' },
+        { id: 'receipts/out_wrongsigner', field: 'detail', published: null, recomputed: 'key_not_payee' },
+      ]);
+      await store.run(
+        `UPDATE outcome_receipt_checks SET state = 'not_verified', reason = 'signer_not_payee', detail = 'key_not_payee' WHERE report_id = 'out_wrongsigner'`,
+      );
       // Loading again decides nothing again.
       expect((await ingestInbox(makeContext(dir, { now: min(5).toISOString() }), store)).receipts).toEqual({ checked: 0, verified: 0 });
 
@@ -142,5 +157,5 @@ describe('receipts through ingest → moderate → publish', () => {
       store.close();
       cleanup();
     }
-  });
+  }, 60_000);
 });

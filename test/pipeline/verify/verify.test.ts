@@ -53,7 +53,7 @@ describe('atlas verify (recompute mode)', () => {
 
       const ok = await readOnlyVerify(db, w.publicDir);
       expect(ok.mismatches.map(formatMismatch)).toEqual([]);
-      expect(ok.checked).toEqual({ services: 24, reports: w.frozen.length });
+      expect(ok.checked).toEqual({ services: 24, receipts: 0, reports: w.frozen.length });
       expect(ok.generation).toBe(w.generation);
       expect(ok.computed_at).toBe(NOW.replace('Z', '.000Z'));
 
@@ -97,7 +97,7 @@ describe('atlas verify (recompute mode)', () => {
       // A sample: deterministic, seeded by the generation, reports always included.
       const s1 = await readOnlyVerify(db, w.gen, 5);
       const s2 = await readOnlyVerify(db, w.gen, 5);
-      expect(s1.checked).toEqual({ services: 5, reports: w.frozen.length });
+      expect(s1.checked).toEqual({ services: 5, receipts: 0, reports: w.frozen.length });
       expect(s1.mismatches).toEqual(s2.mismatches);
       expect(s1.mismatches.some((m) => m.id === `reports/${week}`)).toBe(true);
 
@@ -116,7 +116,7 @@ describe('atlas verify (recompute mode)', () => {
       expect(json.code, json.stderr).toBe(1);
       const body = JSON.parse(json.stdout) as { generation: string; checked: unknown; mismatches: Array<{ id: string; field: string }> };
       expect(body.generation).toBe(w.generation);
-      expect(body.checked).toEqual({ services: 24, reports: w.frozen.length });
+      expect(body.checked).toEqual({ services: 24, receipts: 0, reports: w.frozen.length });
       expect(body.mismatches.map((m) => `${m.id} ${m.field}`)).toEqual([`${svc} evidence.checks_30d`]);
 
       const usage = await runCliInProcess(['--data', dir, 'verify', '--sample', '0']);
