@@ -31,6 +31,28 @@ export interface Statement {
  */
 const bucketOf = (id: string) => `(('0x' || left(md5(${id}), 8))::UBIGINT >> (32 - $2::INTEGER))::INTEGER`;
 
+/** Declared against observed terms (rule declared-terms/1; compute's declared_state, declared_comparisons, declared_differences). */
+const DECLARED_JOINS = `LEFT JOIN (SELECT service_id, to_json({'differs': differs, 'dimensions': dimensions, 'since': ${iso('since')}, 'sources_compared': sources_compared})::VARCHAR AS j
+           FROM declared_state) dst ON dst.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': source_kind, 'name': source, 'declared_since': ${iso('declared_since')},
+             'read_at': ${iso('declared_read_at')}, 'price_usd': price_usd, 'max_price_usd': max_price_usd, 'networks': networks,
+             'assets': assets, 'schemes': schemes, 'states_pay_to': states_pay_to, 'checked': source_detail,
+             'observed_at': ${iso('observed_at')}, 'compared': compared, 'differing': differing} ORDER BY source_kind, source))::VARCHAR AS j
+           FROM declared_comparisons WHERE declared_since IS NOT NULL GROUP BY service_id) dcs ON dcs.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'source_kind': source_kind, 'source': source, 'dimension': dimension,
+             'began_at': ${iso('began_at')}, 'ended_at': ${iso('ended_at')}, 'declared_value': declared_value,
+             'declared_since': ${iso('declared_since')}, 'observed_value': observed_value, 'observed_at': ${iso('observed_at')}}
+             ORDER BY began_at DESC, source_kind, source, dimension))::VARCHAR AS j
+           FROM declared_differences GROUP BY service_id) ddf ON ddf.service_id = s.id`;
+
+/** Catalog standing at the compute instant (service_catalog_standing) and every listed interval up to the publish instant. */
+const CATALOG_JOINS = `LEFT JOIN service_catalog_standing cs ON cs.service_id = s.id
+LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'listed_at': ${iso('listed_at')},
+               'unlisted_at': ${iso('CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_at END')},
+               'unlisted_reason': CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_reason END}
+             ORDER BY listed_at, catalog_kind, catalog))::VARCHAR AS j
+           FROM catalog_listing_history WHERE listed_at <= $1::TIMESTAMP GROUP BY service_id) ch ON ch.service_id = s.id`;
+
 /**
  * One row per service: every scalar the summary, the index record and the detail header need.
  * $1: the publish instant; $2: the index bucket bits. The ordinal `ord` runs by bucket, then id, so the
@@ -116,24 +138,8 @@ LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 
 LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}
              ORDER BY first_seen, catalog_kind, catalog))::VARCHAR AS j
            FROM catalog_listing GROUP BY service_id) cl ON cl.service_id = s.id
-LEFT JOIN (SELECT service_id, to_json({'differs': differs, 'dimensions': dimensions, 'since': ${iso('since')}, 'sources_compared': sources_compared})::VARCHAR AS j
-           FROM declared_state) dst ON dst.service_id = s.id
-LEFT JOIN (SELECT service_id, to_json(list({'kind': source_kind, 'name': source, 'declared_since': ${iso('declared_since')},
-             'read_at': ${iso('declared_read_at')}, 'price_usd': price_usd, 'max_price_usd': max_price_usd, 'networks': networks,
-             'assets': assets, 'schemes': schemes, 'states_pay_to': states_pay_to, 'checked': source_detail,
-             'observed_at': ${iso('observed_at')}, 'compared': compared, 'differing': differing} ORDER BY source_kind, source))::VARCHAR AS j
-           FROM declared_comparisons WHERE declared_since IS NOT NULL GROUP BY service_id) dcs ON dcs.service_id = s.id
-LEFT JOIN (SELECT service_id, to_json(list({'source_kind': source_kind, 'source': source, 'dimension': dimension,
-             'began_at': ${iso('began_at')}, 'ended_at': ${iso('ended_at')}, 'declared_value': declared_value,
-             'declared_since': ${iso('declared_since')}, 'observed_value': observed_value, 'observed_at': ${iso('observed_at')}}
-             ORDER BY began_at DESC, source_kind, source, dimension))::VARCHAR AS j
-           FROM declared_differences GROUP BY service_id) ddf ON ddf.service_id = s.id
-LEFT JOIN service_catalog_standing cs ON cs.service_id = s.id
-LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'listed_at': ${iso('listed_at')},
-               'unlisted_at': ${iso('CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_at END')},
-               'unlisted_reason': CASE WHEN unlisted_at <= $1::TIMESTAMP THEN unlisted_reason END}
-             ORDER BY listed_at, catalog_kind, catalog))::VARCHAR AS j
-           FROM catalog_listing_history WHERE listed_at <= $1::TIMESTAMP GROUP BY service_id) ch ON ch.service_id = s.id${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
+${DECLARED_JOINS}
+${CATALOG_JOINS}${only ? '\nWHERE q.ord IN (SELECT ord FROM pub_todo)' : ''}`;
 
 /** `pub_keys`: every service's ordinal, bucket, id, membership, the two keys of the static list, and the hash of its summary row. */
 export const stageKeysSql = (now: Date, bucketBits: number): Statement => ({

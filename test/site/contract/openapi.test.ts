@@ -86,6 +86,7 @@ describe('openapi.json', () => {
         'max_price_usd',
         'max_terms_changes_90d',
         'listed',
+        'terms_mismatch',
         'listed_but_failing',
         'passing_but_unlisted',
         'group',
