@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { listingDeclared, listingRows } from '../../../pipeline/ingest/listings/rows.ts';
 import { ListingSchema } from '../../../pipeline/ingest/listings/schema.ts';
 import { registryDeclared } from '../../../pipeline/ingest/x402/normalize.ts';
+import { parseWellKnown } from '../../../pipeline/ingest/well-known/parse.ts';
+import { wellKnownRecords } from '../../../pipeline/ingest/well-known/records.ts';
 import { declaredOfOffers, declaredValuesHash, NOTHING_DECLARED } from '../../../pipeline/x402/declared.ts';
 import { normalizeTerms } from '../../../pipeline/x402/terms.ts';
 
@@ -49,6 +51,26 @@ describe('declared values', () => {
     // the upto amount is a maximum, never a price
     expect(declared.price_usd).toBe(0.01);
     expect(declared.max_price_usd).toBe(0.05);
+  });
+
+  it("a seller document declares its entry's network and receiving address, never a price", () => {
+    const doc = {
+      endpoints: [
+        { path: '/a', network: 'base', payTo: PAY_TO, price: '$0.01' },
+        { path: '/b', price: '0.02' },
+      ],
+    };
+    const [a, b] = wellKnownRecords(
+      parseWellKnown(doc, { origin: 'https://seller.example', allowPrivate: false }),
+      'https://seller.example',
+      SECRET,
+    );
+    expect(a!.declared).toEqual({
+      ...NOTHING_DECLARED,
+      networks: ['eip155:8453'],
+      pay_to_hashes: registryDeclared([{ network: 'base', payTo: PAY_TO }], SECRET).pay_to_hashes,
+    });
+    expect(b!.declared).toEqual(NOTHING_DECLARED);
   });
 
   it('what a source does not state stays null (never a difference)', () => {
