@@ -9,20 +9,20 @@ import { after, type Timeline } from './timeline.ts';
  * x402 catalog (registry-x402.ts) lists these endpoints' offers changed in one dimension each, while
  * the endpoints themselves answer as always. Pure functions of the endpoint, its live offers and the
  * clock; off by default, so the catalog otherwise lists exactly what the 402 asks.
- *   ocr        price: the catalog lists half the live amount
- *   news       network: the catalog lists Polygon (same receiving address) instead of Base
- *   geo        asset: the catalog lists another token on Base (not a known stablecoin)
- *   stocks     scheme: the catalog lists `upto` (a maximum) instead of `exact`
- *   fx         pay_to: the catalog lists another receiving address
- *   summarize  price until timeline.priceChangeAt, then the live amount: back in agreement
+ *   ocr        half-price: the catalog lists half the live amount (a price difference)
+ *   news       other-network: the catalog lists Polygon (same receiving address) instead of Base
+ *   geo        other-token: the catalog lists another token on Base (not a known stablecoin)
+ *   stocks     upto-scheme: the catalog lists `upto` (a maximum) instead of `exact`
+ *   fx         other-payee: the catalog lists another receiving address
+ *   summarize  half the price until timeline.priceChangeAt, then the live amount: back in agreement
  */
 export const DECLARED_CASES = {
-  ocr: 'price',
-  news: 'network',
-  geo: 'asset',
-  stocks: 'scheme',
-  fx: 'pay_to',
-  summarize: 'price_then_agrees',
+  ocr: 'half-price',
+  news: 'other-network',
+  geo: 'other-token',
+  stocks: 'upto-scheme',
+  fx: 'other-payee',
+  summarize: 'half-price-then-agrees',
 } as const;
 export type DeclaredCase = (typeof DECLARED_CASES)[keyof typeof DECLARED_CASES];
 
@@ -41,17 +41,17 @@ export function declaredOffers(spec: EndpointSpec, live: readonly Offer[], now: 
   const c = declaredCaseOf(spec);
   const map = (f: (o: Offer) => Offer) => live.map((o) => f({ ...o }));
   switch (c) {
-    case 'price':
+    case 'half-price':
       return map((o) => ({ ...o, amount: half(o.amount) }));
-    case 'price_then_agrees':
+    case 'half-price-then-agrees':
       return after(tl.priceChangeAt, now) ? map((o) => o) : map((o) => ({ ...o, amount: half(o.amount) }));
-    case 'network':
+    case 'other-network':
       return map((o) => ({ ...o, network: POLYGON, asset: POLYGON_USDC, extra: { name: 'USDC', version: '2' } }));
-    case 'asset':
+    case 'other-token':
       return map((o) => ({ ...o, asset: OTHER_TOKEN }));
-    case 'scheme':
+    case 'upto-scheme':
       return map((o) => ({ ...o, scheme: 'upto' }));
-    case 'pay_to':
+    case 'other-payee':
       return map((o) => ({ ...o, payTo: payToFor(o.network, `${spec.name}:listed-payto`) }));
     default:
       return [...live];

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeRecord } from '../../site/contract/changes.ts';
+import type { DeclaredDifferenceChange } from '../../site/contract/declared-terms.ts';
 import { SERVICE_TIERS, SERVICE_TYPES, type ServiceTier, type ServiceType } from '../../site/contract/common.ts';
 import type { IndexRecord } from '../../site/contract/index-record.ts';
 import { emptyOutcomeReportCounts } from '../../site/contract/moderation.ts';
@@ -265,6 +266,8 @@ export interface GenerationOptions {
   now: Date;
   services: ServiceSpec[];
   changes?: ChangeRecord[];
+  /** The change feed's declared-against-observed events (rule declared-terms/1). */
+  declaredChanges?: DeclaredDifferenceChange[];
   reports?: Record<string, Record<string, unknown>>;
   /** Write one detail file per service (the bench writes them all too). */
   details?: boolean;
@@ -347,7 +350,12 @@ export function writeGeneration(siteDir: string, opts: GenerationOptions): strin
     join(api, 'fields.json'),
     opts.extra?.fields ?? { api_status: 'preview', generated_at: gen, version: '0.1.0-preview', fields: [] },
   );
-  writeJson(join(api, 'changes.json'), { api_status: 'preview', generated_at: gen, items: opts.changes ?? [] });
+  writeJson(join(api, 'changes.json'), {
+    api_status: 'preview',
+    generated_at: gen,
+    items: opts.changes ?? [],
+    declared_differences: opts.declaredChanges ?? [],
+  });
   const reports = opts.reports ?? {};
   const field = (body: Record<string, unknown>, k: string, fallback: unknown) => body[k] ?? fallback;
   writeJson(

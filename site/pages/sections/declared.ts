@@ -24,50 +24,35 @@ const DIM: Record<TermsDimension, string> = {
 
 const list = (v: readonly string[] | null): Html =>
   v === null ? html`<span class="muted">not stated</span>` : html`<code>${v.join(', ')}</code>`;
-const value = (dim: TermsDimension, v: DimensionValue): Html =>
-  dim === 'pay_to'
-    ? html`<span class="muted">not published</span>`
-    : v === null
-      ? html`<span class="muted">not stated</span>`
-      : typeof v === 'number'
-        ? html`${fmtPrice(v)}`
-        : html`<code>${v.join(', ')}</code>`;
+const notStated = html`<span class="muted">not stated</span>`;
+const price = (v: number | null): Html => (v === null ? notStated : html`${fmtPrice(v)}`);
+type Current = NonNullable<ServiceDetailFile['current_terms']>;
 
-function observedRow(d: Pick<ServiceDetailFile, 'current_terms'>, dim: TermsDimension): Html {
-  const c = d.current_terms;
-  if (!c) return html`<span class="muted">none observed</span>`;
-  switch (dim) {
-    case 'price':
-      return html`${fmtPrice(c.min_price_usd)}`;
-    case 'max_price':
-      return html`${fmtPrice(c.max_price_usd)}`;
-    case 'network':
-      return list(c.networks);
-    case 'asset':
-      return list([...new Set(c.offers.map((o) => `${o.network}|${o.asset}`))].sort());
-    case 'scheme':
-      return list([...new Set(c.offers.map((o) => o.scheme))].sort());
-    default:
-      return html`<span class="muted">compared, not published</span>`;
-  }
-}
+/** Per dimension: the live 402's value (current_terms) and the source's declared value. */
+const OBSERVED: Record<TermsDimension, (c: Current) => Html> = {
+  price: (c) => html`${fmtPrice(c.min_price_usd)}`,
+  max_price: (c) => html`${fmtPrice(c.max_price_usd)}`,
+  network: (c) => list(c.networks),
+  asset: (c) => list([...new Set(c.offers.map((o) => `${o.network}|${o.asset}`))].sort()),
+  scheme: (c) => list([...new Set(c.offers.map((o) => o.scheme))].sort()),
+  pay_to: () => html`<span class="muted">compared, not published</span>`,
+};
+const DECLARED: Record<TermsDimension, (s: DeclaredSource) => Html> = {
+  price: (s) => price(s.price_usd),
+  max_price: (s) => price(s.max_price_usd),
+  network: (s) => list(s.networks),
+  asset: (s) => list(s.assets),
+  scheme: (s) => list(s.schemes),
+  pay_to: (s) => (s.states_pay_to ? html`<span class="muted">stated (not published)</span>` : notStated),
+};
 
-function declaredRow(s: DeclaredSource, dim: TermsDimension): Html {
-  switch (dim) {
-    case 'price':
-      return s.price_usd === null ? html`<span class="muted">not stated</span>` : html`${fmtPrice(s.price_usd)}`;
-    case 'max_price':
-      return s.max_price_usd === null ? html`<span class="muted">not stated</span>` : html`${fmtPrice(s.max_price_usd)}`;
-    case 'network':
-      return list(s.networks);
-    case 'asset':
-      return list(s.assets);
-    case 'scheme':
-      return list(s.schemes);
-    default:
-      return s.states_pay_to ? html`<span class="muted">stated (not published)</span>` : html`<span class="muted">not stated</span>`;
-  }
-}
+/** An event's value: dollars, a list, or nothing; receiving addresses are never published (always null). */
+const value = (v: DimensionValue): Html =>
+  v === null ? html`<span class="muted">not published or not stated</span>` : typeof v === 'number' ? html`${fmtPrice(v)}` : list(v);
+
+const observedRow = (d: Pick<ServiceDetailFile, 'current_terms'>, dim: TermsDimension): Html =>
+  d.current_terms ? OBSERVED[dim](d.current_terms) : html`<span class="muted">none observed</span>`;
+const declaredRow = (s: DeclaredSource, dim: TermsDimension): Html => DECLARED[dim](s);
 
 function sourceTable(d: Pick<ServiceDetailFile, 'current_terms'>, s: DeclaredSource): Html {
   const dims = Object.keys(DIM) as TermsDimension[];
@@ -103,7 +88,7 @@ ${
     ? html`<table><thead><tr><th scope="col">Began</th><th scope="col">Ended</th><th scope="col">Source</th><th scope="col">Term</th><th scope="col">Declared (read since)</th><th scope="col">Live (observed)</th></tr></thead>
 <tbody>${d.declared_differences.map(
         (e) =>
-          html`<tr><td>${fmtTime(e.began_at)}</td><td>${e.ended_at ? fmtTime(e.ended_at) : 'still differs'}</td><td>${KIND[e.source_kind]} <code>${e.source}</code></td><td>${DIM[e.dimension]}</td><td>${value(e.dimension, e.declared_value)} <span class="muted">(${fmtTime(e.declared_since)})</span></td><td>${value(e.dimension, e.observed_value)} <span class="muted">(${fmtTime(e.observed_at)})</span></td></tr>`,
+          html`<tr><td>${fmtTime(e.began_at)}</td><td>${e.ended_at ? fmtTime(e.ended_at) : 'still differs'}</td><td>${KIND[e.source_kind]} <code>${e.source}</code></td><td>${DIM[e.dimension]}</td><td>${value(e.declared_value)} <span class="muted">(${fmtTime(e.declared_since)})</span></td><td>${value(e.observed_value)} <span class="muted">(${fmtTime(e.observed_at)})</span></td></tr>`,
       )}</tbody></table>`
     : html`<p class="muted">No difference found.</p>`
 }

@@ -12,6 +12,8 @@ import {
 import { Report, ReportBody as ReportBodySchema, ReportList } from '../../../site/contract/reports.ts';
 import { makeContext, openTestStore, tempDir, testClock } from '../../helpers/context.ts';
 import { addCheck, addHourlyChecks, addOperation, addService } from './fixtures.ts';
+import { recordDeclared } from '../../../pipeline/ingest/declared-terms.ts';
+import { NOTHING_DECLARED } from '../../../pipeline/x402/declared.ts';
 
 const W1 = '2026-11-02'; // a Monday
 const W2 = '2026-11-09';
@@ -93,6 +95,34 @@ describe('weekly report figures', () => {
       const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
       expect(body.checks.by_kind.x402.missed).toBe(2 + 5 * 24);
       expect(body.interval_changes).toEqual({ total: 1, by_new_interval: { hourly: 1, daily: 0, weekly: 0, monthly: 0 } });
+    });
+  });
+
+  it('counts declared-against-observed differences that began and ended in the week (declared-terms/1)', async () => {
+    await withDb(async (_ctx, store) => {
+      await addService(store, { id: 'cand_d', tier: 'discovered', createdAt: '2026-10-01T00:00:00Z' });
+      await addOperation(store, { serviceId: 'cand_d', rule: 'x402-mainnet/2', hours: 24 });
+      const obs = (at: string, hash: string, price: number, networks: string) =>
+        store.run(
+          `INSERT INTO payment_terms VALUES ('cand_d', 'primary', $1::TIMESTAMP, $1::TIMESTAMP, 2, '[]', $2, ${networks}, ['exact'], [], ['p1'], [], [60], $3, NULL, NULL)`,
+          [at, hash, price],
+        );
+      await recordDeclared(
+        store,
+        { kind: 'catalog', name: 'cdp' },
+        [{ service_id: 'cand_d', values: { ...NOTHING_DECLARED, price_usd: 0.01, networks: ['eip155:8453'] } }],
+        '2026-10-30T00:00:00.000Z',
+        true,
+      );
+      await obs('2026-10-31T00:00:00Z', 'h1', 0.02, `['eip155:8453']`); // price differs, before the week
+      await obs('2026-11-03T00:00:00Z', 'h2', 0.01, `['eip155:137']`); // price agrees again, the network now differs
+      const body = await computeWeekFigures(store, new Date(`${W1}T00:00:00Z`), new Date(`${W2}T00:00:00Z`));
+      expect(body.declared_terms).toEqual({
+        began: 1,
+        ended: 1,
+        services: 1,
+        by_dimension: { max_price: 0, network: 1, asset: 0, pay_to: 0, price: 0, scheme: 0 },
+      });
     });
   });
 

@@ -2,6 +2,7 @@ import { API_VERSION } from '../../../site/contract/common.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Hono } from 'hono';
 import { ChangeList, type ChangeRecord } from '../../../site/contract/changes.ts';
+import type { DeclaredDifferenceChange } from '../../../site/contract/declared-terms.ts';
 import { ErrorBody } from '../../../site/contract/error.ts';
 import { Health } from '../../../site/contract/health.ts';
 import { Report } from '../../../site/contract/reports.ts';
@@ -122,6 +123,33 @@ describe('published resources', () => {
     h.clock.advance(86_400_000);
     r = await h.json('/api/v1/changes');
     expect(ids(r.body)).toEqual(['c1']);
+  });
+
+  it('changes: declared-against-observed events by the day they began or ended, by service; none with needs_review', async () => {
+    const ago = (d: number) => new Date(Date.parse(T0) - d * 86_400_000).toISOString();
+    const ev = (service_id: string, began: number, ended: number | null): DeclaredDifferenceChange => ({
+      service_id,
+      service_name: null,
+      source_kind: 'catalog',
+      source: 'cdp',
+      dimension: 'price',
+      began_at: ago(began),
+      ended_at: ended === null ? null : ago(ended),
+      declared_value: 0.01,
+      declared_since: ago(began + 1),
+      observed_value: 0.02,
+      observed_at: ago(began),
+    });
+    const declaredChanges = [ev('cand_a', 2, null), ev('cand_b', 30, 3), ev('cand_c', 40, 20)];
+    h = await harness({ generation: { declaredChanges } });
+    const of = (b: { declared_differences: { service_id: string }[] }) => b.declared_differences.map((c) => c.service_id);
+    let r = await h.json('/api/v1/changes');
+    expect(ChangeList.safeParse(r.body).success).toBe(true);
+    expect(of(r.body)).toEqual(['cand_a', 'cand_b']); // cand_b ended 3 days ago: in the 7-day window
+    r = await h.json('/api/v1/changes?days=90&service_id=cand_c');
+    expect(of(r.body)).toEqual(['cand_c']);
+    r = await h.json('/api/v1/changes?days=90&needs_review=false');
+    expect(of(r.body)).toEqual([]);
   });
 
   it('/healthz: Health schema, status recomputed against the server clock, no rate limit', async () => {

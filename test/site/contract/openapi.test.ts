@@ -101,7 +101,7 @@ describe('openapi.json', () => {
     expect(p('q')).toMatchObject({ type: 'string', maxLength: 100 });
     expect(p('tier').enum).toEqual(['reviewed', 'discovered']);
     expect(p('type').enum).toEqual(['api_endpoint', 'task_marketplace', 'mcp_server']);
-    for (const b of ['mainnet', 'passing', 'templated', 'listed']) expect(p(b).type).toBe('boolean');
+    for (const b of ['mainnet', 'passing', 'templated', 'listed', 'terms_mismatch']) expect(p(b).type).toBe('boolean');
     expect(p('min_pass_rate')).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
     for (const i of ['min_checks', 'min_days', 'min_payers', 'max_terms_changes_90d'])
       expect(p(i)).toMatchObject({ type: 'integer', minimum: 0 });
