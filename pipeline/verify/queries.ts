@@ -133,6 +133,32 @@ FROM terms_90d
 ORDER BY service_id`,
 };
 
+export const SERVICE_SIGNED_OFFERS: ResearchQuery = {
+  id: 'signed_offers',
+  title: 'Signed offers of the latest valid payment request (signed-offers/1)',
+  figures: [
+    'signed_offers.checked_at',
+    'signed_offers.signed',
+    'signed_offers.valid',
+    'signed_offers.invalid',
+    'signed_offers.not_checked',
+    'signed_offers.authorised',
+    'signed_offers.not_authorised',
+    'signed_offers.signer_not_checked',
+    'signed_offers.reasons',
+    'signed_offers.terms_differ',
+    'signed_offers.differing_fields',
+    'signed_offers.last_terms_differ_at',
+  ],
+  notes:
+    'Table macro `atlas_signed_offers_as_of` (rules file) at `atlas_now`, over `offer_signatures` (one row per signed offer a check read, with its signature and signer verdicts) and `payment_terms` (the valid requests). A service without a row publishes `signed_offers: null`. The terms-differ events themselves: `SELECT * FROM atlas_signed_offer_events(atlas_compute_now())`.',
+  sql: `SELECT service_id, atlas_iso(checked_at) AS checked_at, signed, valid, invalid, not_checked,
+  authorised, not_authorised, signer_not_checked, to_json(reasons)::VARCHAR AS reasons,
+  terms_differ, differing_fields, atlas_iso(last_terms_differ_at) AS last_terms_differ_at
+FROM atlas_signed_offers_as_of(atlas_compute_now())
+ORDER BY service_id`,
+};
+
 /**
  * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
  * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
@@ -251,4 +277,10 @@ SELECT figure, value::DOUBLE AS value FROM figures ORDER BY figure`,
 };
 
 /** Every documented query, in the order docs/research.md lists them. */
-export const RESEARCH_QUERIES: readonly ResearchQuery[] = [SERVICE_EVIDENCE, SERVICE_TERMS, SERVICE_DIRECTORY, REPORT_FIGURES];
+export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
+  SERVICE_EVIDENCE,
+  SERVICE_TERMS,
+  SERVICE_SIGNED_OFFERS,
+  SERVICE_DIRECTORY,
+  REPORT_FIGURES,
+];

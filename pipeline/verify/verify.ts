@@ -15,6 +15,7 @@ import {
   sampleIds,
   type TermsRow,
 } from './compare.ts';
+import { compareSignedOffers, type SignedOffersRow } from './signed-offers.ts';
 import {
   COMPUTE_INSTANT_SQL,
   OPERATIONS_AS_OF_SQL,
@@ -22,6 +23,7 @@ import {
   REPORT_FIGURES,
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
+  SERVICE_SIGNED_OFFERS,
   SERVICE_TERMS,
 } from './queries.ts';
 
@@ -137,6 +139,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     await setTime(store, 'atlas_now', computedAt);
     const evidence = new Map((await forSample<EvidenceRow>(store, SERVICE_EVIDENCE.sql)).map((r) => [r.service_id, r]));
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
+    const signed = new Map((await forSample<SignedOffersRow>(store, SERVICE_SIGNED_OFFERS.sql)).map((r) => [r.service_id, r]));
 
     // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
     // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
@@ -155,6 +158,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
       bodies.set(id, detailAtGeneration(file, instants) as unknown as Record<string, unknown>);
     }
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
+    for (const id of ids) mismatches.push(...compareSignedOffers(bodies.get(id), signed.get(id)));
 
     // Directory membership at each evaluation's own instant (the answer's directory.evaluated_at).
     const byInstant = new Map<string, string[]>();

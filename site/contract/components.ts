@@ -7,6 +7,7 @@ import { FieldEntry, Fields } from './fields.ts';
 import { Health } from './health.ts';
 import { ModerationCounts, OutcomeReportCounts } from './moderation.ts';
 import { Notes } from './notes.ts';
+import { SignedOfferReason, SignedOffers } from './offer-receipt.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
 import { Report, ReportBody, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
 import { Roadmap, RoadmapItem } from './roadmap.ts';
@@ -64,6 +65,8 @@ export const PARTS = {
   RegistryText,
   OutcomeReportCounts,
   ModerationCounts,
+  SignedOffers,
+  SignedOfferReason,
   RunRecord,
   JobStatus,
   WindowFigures,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiStatus, CheckReason, DateTime, Day, OperationKind, PassRule, ScheduleReason } from './common.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
 import { OutcomeReportCounts } from './moderation.ts';
+import { SignedOffers } from './offer-receipt.ts';
 import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
 
@@ -95,6 +96,7 @@ export const ServiceDetail = ServiceSummary.extend({
   interval_history: z.array(IntervalChange),
   registry_text: RegistryText.nullable(),
   outcome_reports: OutcomeReportCounts,
+  signed_offers: SignedOffers.nullable(),
   referral_id: z.string().optional(),
 });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;

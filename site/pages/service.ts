@@ -9,6 +9,7 @@ import { renderCharts, renderEvidence } from './sections/evidence.ts';
 import { renderIntervalHistory } from './sections/intervals.ts';
 import { renderOperations, renderRecentChecks } from './sections/checks.ts';
 import { renderOutcomeReports } from './sections/outcomes.ts';
+import { renderSignedOffers } from './sections/signed-offers.ts';
 import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts';
 import { renderTerms } from './sections/terms.ts';
 
@@ -35,6 +36,7 @@ ${renderCriteria(d)}
 ${renderOperations(d)}
 ${renderRecentChecks(d)}
 ${renderTerms(d)}
+${renderSignedOffers(d)}
 ${renderIntervalHistory(d)}
 ${renderOutcomeReports(d)}
 ${renderClaims(d)}

@@ -185,6 +185,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     ...summary,
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
+    signed_offers: null,
     generated_at: now.toISOString(),
     data_as_of: now.toISOString(),
     description: null,

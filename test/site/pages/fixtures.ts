@@ -29,6 +29,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
     description: HOSTILE,
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
+    signed_offers: null,
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
     id: 'cand_0123456789abcdef0123',
