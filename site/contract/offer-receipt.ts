@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateTime } from './common.ts';
 
 /**
- * The signed artifacts of x402's `offer-receipt` extension (its sections 3 to 5): a signed offer in a
+ * The signed artifacts of x402's `offer-receipt` extension (summarised in docs/notes/signed-offers.md): a signed offer in a
  * 402's `extensions["offer-receipt"].info.offers[]`, a signed receipt in a settlement response's
  * `extensions["offer-receipt"].info.receipt`. These schemas say only what a well-formed artifact is;
  * whether its signature holds is pipeline/x402/offer-receipt/verify.ts. Unknown keys are kept out
