@@ -51,7 +51,7 @@ describe('docs/research.md', () => {
           expect(states.length).toBeGreaterThan(0);
           await s.run(asOf!.replaceAll('"atlas-snapshot"', '"atlas"'));
 
-          const [evidenceSql, termsSql, directorySql, reportSql] = queries;
+          const [evidenceSql, termsSql, directorySql, reportSql, signedSql] = queries;
           const evidence = await s.all<Record<string, unknown>>(evidenceSql!);
           const stored = await s.all<Record<string, unknown>>(
             `SELECT service_id, checks_30d, passed_30d, missed_30d, pass_rate, freshness, check_interval_hours FROM evidence ORDER BY service_id`,
@@ -79,6 +79,11 @@ describe('docs/research.md', () => {
           const directory = await s.all<{ service_id: string; in_directory: boolean }>(directorySql!);
           const storedDir = await s.all(`SELECT service_id, in_directory FROM directory_current ORDER BY service_id`);
           expect(directory.map(({ service_id, in_directory }) => ({ service_id, in_directory }))).toEqual(storedDir);
+
+          // Signed offers (none in this world: the query runs and agrees with compute's table).
+          const signed = await s.all<{ service_id: string; signed: number }>(signedSql!);
+          const storedSigned = await s.all(`SELECT service_id, signed FROM signed_offers_summary ORDER BY service_id`);
+          expect(signed.map(({ service_id, signed }) => ({ service_id, signed }))).toEqual(storedSigned);
 
           await s.run(reportWindow!);
           const figures = new Map((await s.all<{ figure: string; value: number }>(reportSql!)).map((r) => [r.figure, r.value]));
