@@ -2,6 +2,7 @@ import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
+import { changeEvents } from './change-events.ts';
 
 export interface ListChangesOptions {
   /** Look-back window in days (1–90; the caller validates), default 7. */
@@ -63,5 +64,6 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
     window_start: windowStart.toISOString(),
     total: items.length,
     items,
+    events: await changeEvents(store, windowStart, opts.now, opts.service_id),
   };
 }

@@ -1,6 +1,7 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { ChangeList, type ChangeRecord } from '../../site/contract/index.ts';
+import { changeEvents } from '../docs/change-events.ts';
 import { apiPath as api } from './paths.ts';
 import { writeJson } from './write.ts';
 
@@ -30,6 +31,7 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
     review_terms: Array.isArray(r.review_terms) ? r.review_terms.map(String) : [],
     diff: JSON.parse(String(r.diff ?? '[]')) as ChangeRecord['diff'],
   }));
+  const events = await changeEvents(store, new Date(now.getTime() - CHANGES_DAYS * 86_400_000), now);
   await writeJson(
     api(genDir, 'changes.json'),
     ChangeList,
@@ -40,6 +42,7 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
       window_start: new Date(now.getTime() - CHANGES_DAYS * 86_400_000).toISOString(),
       total: items.length,
       items,
+      events,
     },
     'changes',
   );

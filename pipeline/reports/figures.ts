@@ -4,6 +4,7 @@ import { CHECK_INTERVAL_NAMES, FEEDBACK_KINDS, OUTCOMES, SERVICE_TIERS, SERVICE_
 import { ReportBody } from '../../site/contract/reports.ts';
 import { REPORT_NOTES } from './notes.ts';
 import { int, PARAMS_CTE } from './sql.ts';
+import { signedOffersFigures } from './signed-offers-figures.ts';
 import { termsFigures } from './terms-figures.ts';
 import { weekEnd, weekId } from '../core/week.ts';
 
@@ -104,6 +105,7 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     },
     interval_changes: { total: sum(intervalRows), by_new_interval: tally(CHECK_INTERVAL_NAMES, intervalRows) },
     payment_terms: await termsFigures(store, ws, u),
+    signed_offers: await signedOffersFigures(store, ws, u),
     documentation: { changes: int(docs?.changes), needs_review: int(docs?.needs_review), services: int(docs?.services) },
     outcome_reports: {
       note: OUTCOME_REPORTS_NOTE,

@@ -195,6 +195,7 @@ export const REPORT_FIGURES: ResearchQuery = {
     'listing.*',
     'interval_changes.*',
     'payment_terms.*',
+    'signed_offers.*',
     'documentation.*',
     'outcome_reports.received, by_outcome, by_moderation',
     'feedback.*',
@@ -234,6 +235,11 @@ terms AS (
   FROM atlas_terms_change_events(getvariable('atlas_report_until')::TIMESTAMP) t, p
   WHERE atlas_in_window(t.changed_at, p.lo, p.hi)
 ),
+signed AS (
+  SELECT e.service_id
+  FROM atlas_signed_offer_events(getvariable('atlas_report_until')::TIMESTAMP) e, p
+  WHERE atlas_in_window(e.event_at, p.lo, p.hi)
+),
 docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
 outc AS (
   SELECT o.outcome, o.state AS moderation
@@ -264,6 +270,8 @@ figures(figure, value) AS (
   UNION ALL SELECT 'payment_terms.changes', count(*) FROM terms
   UNION ALL SELECT 'payment_terms.services', count(DISTINCT service_id) FROM terms
   UNION ALL SELECT 'payment_terms.by_kind.' || k, count(*) FROM (SELECT unnest(kinds) AS k FROM terms) GROUP BY k
+  UNION ALL SELECT 'signed_offers.terms_differ_events', count(*) FROM signed
+  UNION ALL SELECT 'signed_offers.services', count(DISTINCT service_id) FROM signed
   UNION ALL SELECT 'documentation.changes', count(*) FROM docs
   UNION ALL SELECT 'documentation.needs_review', count(*) FILTER (WHERE needs_review) FROM docs
   UNION ALL SELECT 'documentation.services', count(DISTINCT service_id) FROM docs

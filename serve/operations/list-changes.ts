@@ -1,6 +1,6 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../../pipeline/core/clock.ts';
-import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
+import type { ChangeEvent, ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseChangesQuery } from '../search/query.ts';
 
@@ -20,6 +20,10 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     .filter((c) => q.service_id === undefined || c.service_id === q.service_id)
     .filter((c) => q.needs_review === undefined || c.needs_review === q.needs_review)
     .sort((a, b) => (a.detected_at < b.detected_at ? 1 : a.detected_at > b.detected_at ? -1 : a.id < b.id ? -1 : 1));
+  // Dated payment-term events: the same days and service filters; needs_review does not apply to them.
+  const events = ((site.resources.changes?.events as ChangeEvent[] | undefined) ?? [])
+    .filter((e) => Date.parse(e.detected_at) >= windowStart.getTime())
+    .filter((e) => q.service_id === undefined || e.service_id === q.service_id);
   const query: ChangeList['query'] = { days: q.days };
   if (q.service_id !== undefined) query.service_id = q.service_id;
   if (q.needs_review !== undefined) query.needs_review = q.needs_review;
@@ -30,5 +34,6 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     window_start: windowStart.toISOString(),
     total: items.length,
     items,
+    events,
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ChangeList, ChangeRecord } from './changes.ts';
+import { ChangeEvent, ChangeList, ChangeRecord } from './changes.ts';
 import { CriterionResult, DirectoryResult } from './directory.ts';
 import { ErrorBody } from './error.ts';
 import { Evidence, LastCheck } from './evidence.ts';
@@ -75,6 +75,7 @@ export const PARTS = {
   ReportCorrection,
   ReportListItem,
   ChangeRecord,
+  ChangeEvent,
   RoadmapItem,
   FieldEntry,
   KeyLimits,

@@ -755,6 +755,22 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'ChangeList.window_start': d('computed', 'Start of the look-back window: the answer instant minus days.', 'date-time'),
   'ChangeList.total': d('computed', 'Number of changes in the window after filters.', 'changes'),
   'ChangeList.items': d('measured', 'Changes, newest first.'),
+  'ChangeList.events': d(
+    'measured',
+    'Dated payment-term events in the look-back window, newest first (filtered by days and service_id; needs_review does not apply). The published file holds 90 days.',
+  ),
+  'ChangeEvent.kind': d(
+    'constant',
+    'signed_offer_terms_differ: a valid x402 402 whose signed offers (offer-receipt, valid signatures) differ from their unsigned accepts entries, when the previous valid 402 of the service had none that did (rule atlas_signed_offer_events).',
+  ),
+  'ChangeEvent.service_id': d('atlas', 'The service.'),
+  'ChangeEvent.service_name': d('atlas', 'Its name at publish time; null when the service is gone.'),
+  'ChangeEvent.detected_at': d('measured', 'When the check that observed it ran.', 'date-time'),
+  'ChangeEvent.fields': d(
+    'measured',
+    'The differing fields (scheme, network, asset, pay_to, amount), sorted; pay_to is compared, never published.',
+  ),
+  'ChangeEvent.offers': d('measured', 'How many signed offers differed.', 'offers'),
   'ChangeRecord.id': d('atlas', 'Change id.'),
   'ChangeRecord.service_id': d('atlas', 'Reviewed service whose documentation changed.'),
   'ChangeRecord.service_name': d('atlas', 'Its name; null when the service is gone.'),

@@ -100,6 +100,13 @@ export const ReportBody = z.object({
     services: count.describe('services with at least one change'),
     by_kind: record(TERMS_CHANGE_KINDS).describe('a change can have several kinds'),
   }),
+  /** Absent in reports frozen before signed offers were recorded (migration 062). */
+  signed_offers: z
+    .object({
+      terms_differ_events: count.describe('terms-differ events of signed offers (offer-receipt) in the week'),
+      services: count.describe('services with at least one such event'),
+    })
+    .optional(),
   documentation: z.object({
     changes: count.describe('documentation changes detected in the week'),
     needs_review: count.describe('of those, changes touching what the listing states'),

@@ -82,6 +82,19 @@ describe('signing sellers, probe to published field', () => {
 
       const shown: Record<string, unknown> = {};
       await withServedTree(ctx, async (get) => {
+        // The terms-differ event is in the change feed.
+        const changes = (await (await get('/api/v1/changes?days=7')).json()) as { events: unknown[] };
+        expect(changes.events).toEqual([
+          {
+            kind: 'signed_offer_terms_differ',
+            service_id: 'cand_signed-terms-differ',
+            service_name: 'cand_signed-terms-differ',
+            detected_at: '2026-11-25T12:10:00.000Z',
+            fields: ['amount'],
+            offers: 1,
+          },
+        ]);
+        shown.change_feed_events = changes.events;
         for (const e of signing) {
           const res = await get(`/api/v1/services/cand_${e.name}`);
           expect(res.status).toBe(200);
