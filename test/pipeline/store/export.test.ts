@@ -27,6 +27,11 @@ beforeAll(async () => {
     // The seed predates checks.protocols (migration 021): its x402 402s carry the protocol a probe now
     // records, so the research guide's protocol query has rows to read.
     await store.run(`UPDATE checks SET protocols = ['x402-v2'] WHERE status = 402 AND rule LIKE 'x402-mainnet/%'`);
+    // One signed offer whose terms differ (docs/notes/signed-offers.md), so query signed_offers has a row.
+    await store.run(
+      `INSERT INTO offer_signatures SELECT service_id, operation, slot, observed_at, 0, 'eip712', 'valid', NULL, 'authorised', NULL, NULL, 0, true, ['amount']
+       FROM payment_terms WHERE operation = 'primary' ORDER BY service_id, slot LIMIT 1`,
+    );
     await computeAt(store, t.dir, NOW);
     await store.run(
       `INSERT INTO keys VALUES ('key_1', 'sha256:secret-hash', 'lab', 'me@example.org', $1::TIMESTAMP, 'addr-hash');
