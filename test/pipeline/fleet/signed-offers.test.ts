@@ -118,6 +118,12 @@ describe('signing sellers, probe to published field', () => {
           expect(page).toContain('Signed offers');
         }
       });
+      const stored = await store.all<Record<string, unknown>>(
+        `SELECT service_id, offer_index, format, signature, signature_reason, signer, signer_reason, kid_method, accept_index, terms_differ,
+           differing::VARCHAR AS differing FROM offer_signatures ORDER BY service_id`,
+      );
+      expect(stored).toHaveLength(signing.length);
+      shown.offer_signatures = stored;
       if (process.env.ATLAS_SHOW_SIGNED_OFFERS)
         writeFileSync(process.env.ATLAS_SHOW_SIGNED_OFFERS, `${JSON.stringify({ verify: verified, shown }, null, 2)}\n`);
     } finally {
