@@ -3,6 +3,7 @@ import { DAY_MS } from '../core/clock.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
 import { declaredDifferenceChanges } from '../compute/declared.ts';
+import { changeEvents } from './change-events.ts';
 
 export interface ListChangesOptions {
   /** Look-back window in days (1–90; the caller validates), default 7. */
@@ -69,5 +70,6 @@ export async function listChanges(store: Store, opts: ListChangesOptions): Promi
     // Not documentation changes, so needs_review leaves them out (contract ChangeList).
     declared_differences:
       opts.needs_review === undefined ? await declaredDifferenceChanges(store, windowStart, opts.now, opts.service_id ?? null) : [],
+    events: await changeEvents(store, windowStart, opts.now, opts.service_id),
   };
 }

@@ -18,7 +18,7 @@ const struct = (fields: string) =>
     return { name: name!, type: type! };
   });
 
-/** The extension's canonical EIP-712 types (its sections 4.3 and 5.3), copied from the text. */
+/** The extension's canonical EIP-712 types (docs/notes/signed-offers.md), copied from the text. */
 export const SPEC_TYPES = {
   Offer: struct(
     'uint256 version, string resourceUrl, string scheme, string network, string asset, string payTo, string amount, uint256 validUntil',

@@ -1,6 +1,7 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { dbTimeToIso, type Store } from '../store/store.ts';
 import { type ChangeCatalog, ChangeList, type ChangeRecord } from '../../site/contract/index.ts';
+import { changeEvents } from '../docs/change-events.ts';
 import { apiPath as api } from './paths.ts';
 import { declaredDifferenceChanges } from '../compute/declared.ts';
 import { writeJson } from './write.ts';
@@ -39,6 +40,7 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
   const windowStart = new Date(now.getTime() - CHANGES_DAYS * 86_400_000);
   const declared = await declaredDifferenceChanges(store, windowStart, now);
   const items = [...docs, ...(await catalogChanges(store, now))].sort(newestFirst);
+  const events = await changeEvents(store, windowStart, now);
   await writeJson(
     api(genDir, 'changes.json'),
     ChangeList,
@@ -50,6 +52,7 @@ export async function writeChanges(store: Store, genDir: string, now: Date): Pro
       total: items.length,
       items,
       declared_differences: declared,
+      events,
     },
     'changes',
   );

@@ -3,6 +3,7 @@ import { dailySeriesOver } from '../../site/contract/daily-series.ts';
 import { API_STATUS, DIRECTORY_SCOPES, type DirectoryScope, MCP_STATUSES, type McpStatus } from '../../site/contract/common.ts';
 import { emptyOutcomeReportCounts, type OutcomeReportCounts } from '../../site/contract/moderation.ts';
 import { emptyOutcomeReportsByReceipt, type OutcomeReportsByReceipt } from '../../site/contract/outcome-receipt.ts';
+import type { SignedOffers } from '../../site/contract/offer-receipt.ts';
 import {
   LISTING_CRITERIA_RULE,
   REGISTRY_TEXT_NOTICE,
@@ -364,5 +365,6 @@ export function detailOf(r: Row, summary: ServiceSummaryFile, criteria: Criterio
       : null,
     outcome_reports: outcomeReportsOf(r.outcome_reports_j),
     outcome_reports_by_receipt: outcomeReportsByReceiptOf(r.outcome_reports_j),
+    signed_offers: json<SignedOffers | null>(r.signed_offers_j, null),
   };
 }

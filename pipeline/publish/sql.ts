@@ -123,7 +123,13 @@ SELECT
   -- rules file, materialized by compute: service_catalog_standing, migration 061).
   cs.listed_but_failing, cs.passing_but_unlisted,
   -- Every listed/unlisted interval up to the publish instant (catalog_listing_history, migration 061).
-  ch.j AS catalog_history_j
+  ch.j AS catalog_history_j,
+  -- Signed offers of the latest valid payment request (compute's signed_offers_summary, rule
+  -- atlas_signed_offers_as_of): in the summary row, so a new state changes the fingerprint.
+  CASE WHEN so.service_id IS NOT NULL THEN to_json({'checked_at': ${iso('so.checked_at')}, 'signed': so.signed, 'valid': so.valid,
+    'invalid': so.invalid, 'not_checked': so.not_checked, 'authorised': so.authorised, 'not_authorised': so.not_authorised,
+    'signer_not_checked': so.signer_not_checked, 'reasons': so.reasons, 'terms_differ': so.terms_differ,
+    'differing_fields': so.differing_fields, 'last_terms_differ_at': ${iso('so.last_terms_differ_at')}})::VARCHAR END AS signed_offers_j
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id
@@ -133,6 +139,7 @@ LEFT JOIN service_derived d ON d.service_id = s.id
 LEFT JOIN evidence e ON e.service_id = s.id
 LEFT JOIN terms_summary t ON t.service_id = s.id
 LEFT JOIN directory_current dc ON dc.service_id = s.id
+LEFT JOIN signed_offers_summary so ON so.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'outcome': outcome, 'state': state, 'receipt': receipt_state, 'n': n} ORDER BY outcome, state, receipt_state))::VARCHAR AS j
            FROM atlas_outcome_counts($1::TIMESTAMP) GROUP BY service_id) orc ON orc.service_id = s.id
 LEFT JOIN (SELECT service_id, to_json(list({'kind': catalog_kind, 'name': catalog, 'since': ${iso('first_seen')}, 'until': ${iso('dropped_at')}}

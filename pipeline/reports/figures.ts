@@ -6,6 +6,7 @@ import { MODERATION_STATES } from '../../site/contract/moderation.ts';
 import { RECEIPT_STATES } from '../../site/contract/outcome-receipt.ts';
 import { REPORT_NOTES } from './notes.ts';
 import { int, PARAMS_CTE } from './sql.ts';
+import { signedOffersFigures } from './signed-offers-figures.ts';
 import { termsFigures } from './terms-figures.ts';
 import { declaredFigures } from './declared-figures.ts';
 import { weekEnd, weekId } from '../core/week.ts';
@@ -141,6 +142,7 @@ export async function computeWeekFigures(store: Store, weekStart: Date, until: D
     interval_changes: { total: sum(intervalRows), by_new_interval: tally(CHECK_INTERVAL_NAMES, intervalRows) },
     payment_terms: await termsFigures(store, ws, u),
     declared_terms: await declaredFigures(store, ws, u),
+    signed_offers: await signedOffersFigures(store, ws, u),
     documentation: { changes: int(docs?.changes), needs_review: int(docs?.needs_review), services: int(docs?.services) },
     outcome_reports: {
       note: OUTCOME_REPORTS_NOTE,

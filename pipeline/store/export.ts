@@ -41,6 +41,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'checks', from: 'checks_all', monthOf: 'checked_at', orderBy: 'service_id, operation, slot' },
   { table: 'check_daily', orderBy: 'service_id, operation, day' },
   { table: 'payment_terms', orderBy: 'service_id, operation, slot' },
+  { table: 'offer_signatures', orderBy: 'service_id, operation, slot, offer_index' },
   { table: 'registry_max_prices', orderBy: 'service_id' },
   { table: 'interval_changes', orderBy: 'service_id, operation, changed_at' },
   { table: 'listing_events', orderBy: 'service_id, event_at' },
@@ -64,6 +65,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'evidence', orderBy: 'service_id' },
   { table: 'terms_summary', orderBy: 'service_id' },
   { table: 'terms_changes', orderBy: 'service_id, changed_at' },
+  { table: 'signed_offers_summary', orderBy: 'service_id' },
+  { table: 'signed_offer_events', orderBy: 'service_id, event_at' },
   { table: 'service_derived', orderBy: 'service_id' },
   // Declared against observed payment terms (rule declared-terms/1, migration 060): the declarations
   // over time (receiving addresses only as the same salted hashes payment_terms holds) and compute's

@@ -160,6 +160,32 @@ FROM catalog_standing
 ORDER BY service_id`,
 };
 
+export const SERVICE_SIGNED_OFFERS: ResearchQuery = {
+  id: 'signed_offers',
+  title: 'Signed offers of the latest valid payment request (signed-offers/1)',
+  figures: [
+    'signed_offers.checked_at',
+    'signed_offers.signed',
+    'signed_offers.valid',
+    'signed_offers.invalid',
+    'signed_offers.not_checked',
+    'signed_offers.authorised',
+    'signed_offers.not_authorised',
+    'signed_offers.signer_not_checked',
+    'signed_offers.reasons',
+    'signed_offers.terms_differ',
+    'signed_offers.differing_fields',
+    'signed_offers.last_terms_differ_at',
+  ],
+  notes:
+    'Table macro `atlas_signed_offers_as_of` (rules file) at `atlas_now`, over `offer_signatures` (one row per signed offer a check read, with its signature and signer verdicts) and `payment_terms` (the valid requests). A service without a row publishes `signed_offers: null`. The terms-differ events themselves: `SELECT * FROM atlas_signed_offer_events(atlas_compute_now())`.',
+  sql: `SELECT service_id, atlas_iso(checked_at) AS checked_at, signed, valid, invalid, not_checked,
+  authorised, not_authorised, signer_not_checked, to_json(reasons)::VARCHAR AS reasons,
+  terms_differ, differing_fields, atlas_iso(last_terms_differ_at) AS last_terms_differ_at
+FROM atlas_signed_offers_as_of(atlas_compute_now())
+ORDER BY service_id`,
+};
+
 /**
  * listing-criteria/1 at atlas_now, one column per criterion (null: does not apply), from view
  * listing_criteria of the rules file, the rule's one home (compute's evaluation selects from the
@@ -198,6 +224,7 @@ export const REPORT_FIGURES: ResearchQuery = {
     'interval_changes.*',
     'payment_terms.*',
     'declared_terms.*',
+    'signed_offers.*',
     'documentation.*',
     'outcome_reports.received, by_outcome, by_moderation, by_receipt.*',
     'feedback.*',
@@ -245,6 +272,11 @@ decl AS (
   SELECT d.service_id, d.dimension, d.began_at, d.ended_at
   FROM atlas_declared_differences(getvariable('atlas_report_until')::TIMESTAMP) d
 ),
+signed AS (
+  SELECT e.service_id
+  FROM atlas_signed_offer_events(getvariable('atlas_report_until')::TIMESTAMP) e, p
+  WHERE atlas_in_window(e.event_at, p.lo, p.hi)
+),
 docs AS (SELECT c.service_id, c.needs_review FROM changes c, p WHERE atlas_in_window(c.detected_at, p.lo, p.hi)),
 outc AS (
   SELECT o.outcome, o.state AS moderation, o.receipt_state AS receipt
@@ -283,6 +315,8 @@ figures(figure, value) AS (
   UNION ALL SELECT 'declared_terms.ended', count(*) FILTER (WHERE ended_at IS NOT NULL AND atlas_in_window(ended_at, p.lo, p.hi)) FROM decl, p
   UNION ALL SELECT 'declared_terms.services', count(DISTINCT service_id) FILTER (WHERE atlas_in_window(began_at, p.lo, p.hi)) FROM decl, p
   UNION ALL SELECT 'declared_terms.by_dimension.' || dimension, count(*) FROM decl, p WHERE atlas_in_window(began_at, p.lo, p.hi) GROUP BY dimension
+  UNION ALL SELECT 'signed_offers.terms_differ_events', count(*) FROM signed
+  UNION ALL SELECT 'signed_offers.services', count(DISTINCT service_id) FROM signed
   UNION ALL SELECT 'documentation.changes', count(*) FROM docs
   UNION ALL SELECT 'documentation.needs_review', count(*) FILTER (WHERE needs_review) FROM docs
   UNION ALL SELECT 'documentation.services', count(DISTINCT service_id) FROM docs
@@ -323,4 +357,5 @@ export const RESEARCH_QUERIES: readonly ResearchQuery[] = [
   SERVICE_DECLARED,
   SERVICE_CATALOGS,
   SERVICE_OUTCOME_REPORTS,
+  SERVICE_SIGNED_OFFERS,
 ];

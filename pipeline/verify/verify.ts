@@ -21,6 +21,7 @@ import {
   sampleIds,
   type TermsRow,
 } from './compare.ts';
+import { compareSignedOffers, type SignedOffersRow } from './signed-offers.ts';
 import {
   COMPUTE_INSTANT_SQL,
   OPERATIONS_AS_OF_SQL,
@@ -31,6 +32,7 @@ import {
   SERVICE_DIRECTORY,
   SERVICE_EVIDENCE,
   SERVICE_OUTCOME_REPORTS,
+  SERVICE_SIGNED_OFFERS,
   SERVICE_TERMS,
 } from './queries.ts';
 import { recheckReceipts } from './receipts.ts';
@@ -150,6 +152,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     const terms = new Map((await forSample<TermsRow>(store, SERVICE_TERMS.sql)).map((r) => [r.service_id, r]));
     const declared = new Map((await forSample<DeclaredRow>(store, SERVICE_DECLARED.sql)).map((r) => [r.service_id, r]));
     const catalogs = new Map((await forSample<CatalogStandingRow>(store, SERVICE_CATALOGS.sql)).map((r) => [r.service_id, r]));
+    const signed = new Map((await forSample<SignedOffersRow>(store, SERVICE_SIGNED_OFFERS.sql)).map((r) => [r.service_id, r]));
 
     // A service file holds evidence.monitoring_days and payment_terms.window_start as of its own
     // render, which may be an earlier generation's (site/contract/service-file.ts), and leaves the
@@ -170,6 +173,7 @@ export async function verifyGeneration(store: Store, tree: string, opts: VerifyO
     for (const id of ids) mismatches.push(...compareServiceFigures(bodies.get(id), evidence.get(id), terms.get(id)));
     for (const id of ids) mismatches.push(...compareDeclared(bodies.get(id), declared.get(id)));
     for (const id of ids) mismatches.push(...compareCatalogStanding(bodies.get(id), catalogs.get(id)));
+    for (const id of ids) mismatches.push(...compareSignedOffers(bodies.get(id), signed.get(id)));
 
     // Directory membership at each evaluation's own instant (the answer's directory.evaluated_at).
     const byInstant = new Map<string, string[]>();

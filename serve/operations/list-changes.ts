@@ -1,7 +1,7 @@
 import { API_STATUS } from '../../site/contract/common.ts';
 import { DAY_MS } from '../../pipeline/core/clock.ts';
-import type { ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
 import type { DeclaredDifferenceChange } from '../../site/contract/declared-terms.ts';
+import type { ChangeEvent, ChangeList, ChangeRecord } from '../../site/contract/changes.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseChangesQuery } from '../search/query.ts';
 
@@ -28,6 +28,10 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     .filter((c) => inWindow(c.began_at) || inWindow(c.ended_at))
     .filter((c) => q.service_id === undefined || c.service_id === q.service_id)
     .filter(() => q.needs_review === undefined);
+  // Dated payment-term events: the same days and service filters; needs_review does not apply to them.
+  const events = ((site.resources.changes?.events as ChangeEvent[] | undefined) ?? [])
+    .filter((e) => Date.parse(e.detected_at) >= windowStart.getTime())
+    .filter((e) => q.service_id === undefined || e.service_id === q.service_id);
   const query: ChangeList['query'] = { days: q.days };
   if (q.service_id !== undefined) query.service_id = q.service_id;
   if (q.needs_review !== undefined) query.needs_review = q.needs_review;
@@ -39,5 +43,6 @@ export async function listChanges(deps: AppDeps, rawQuery: Record<string, unknow
     total: items.length,
     items,
     declared_differences: declared,
+    events,
   };
 }

@@ -59,6 +59,28 @@ export const ChangeRecord = z.strictObject({
 });
 export type ChangeRecord = z.infer<typeof ChangeRecord>;
 
+/** Kinds of dated events in the change feed beside documentation changes. */
+export const CHANGE_EVENT_KINDS = ['signed_offer_terms_differ'] as const;
+export const ChangeEventKind = z.enum(CHANGE_EVENT_KINDS);
+
+/**
+ * A dated event of a service's observed payment terms (not a documentation change):
+ * `signed_offer_terms_differ`, a valid 402 whose signed offers (offer-receipt, valid signatures)
+ * differ from their unsigned accepts entries when the previous valid 402 had none that did (rule
+ * atlas_signed_offer_events; docs/notes/signed-offers.md).
+ */
+export const ChangeEvent = z.strictObject({
+  kind: ChangeEventKind,
+  service_id: z.string(),
+  service_name: z.string().nullable(),
+  detected_at: DateTime,
+  /** The differing fields (scheme, network, asset, pay_to, amount; sorted). */
+  fields: z.array(z.string()),
+  /** How many signed offers differed. */
+  offers: z.number().int().nonnegative(),
+});
+export type ChangeEvent = z.infer<typeof ChangeEvent>;
+
 /** GET /api/v1/changes (newest first). The published file holds 90 days; serve filters. */
 export const ChangeList = z.strictObject({
   api_status: ApiStatus,
@@ -76,5 +98,7 @@ export const ChangeList = z.strictObject({
    * window, newest first; filtered by days and service_id (needs_review does not apply to them).
    */
   declared_differences: z.array(DeclaredDifferenceChange),
+  /** Dated payment-term events in the same window (filtered by days and service_id; needs_review does not apply). */
+  events: z.array(ChangeEvent),
 });
 export type ChangeList = z.infer<typeof ChangeList>;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ChangeList, ChangeRecord } from './changes.ts';
+import { ChangeEvent, ChangeList, ChangeRecord } from './changes.ts';
 import { ClaimCheck, DeclaredDifference, DeclaredDifferenceChange, DeclaredSource, DeclaredTermsState } from './declared-terms.ts';
 import { CriterionResult, DirectoryResult } from './directory.ts';
 import { ErrorBody } from './error.ts';
@@ -9,6 +9,7 @@ import { Health } from './health.ts';
 import { ModerationCounts, OutcomeReportCounts } from './moderation.ts';
 import { OutcomeReportsByReceipt } from './outcome-receipt.ts';
 import { Notes } from './notes.ts';
+import { SignedOfferReason, SignedOffers } from './offer-receipt.ts';
 import { CurrentTerms, PaymentTerms, TermsChange, TermsOffer } from './payment-terms.ts';
 import { Report, ReportBody, ReportCorrection, ReportList, ReportListItem } from './reports.ts';
 import { Roadmap, RoadmapItem } from './roadmap.ts';
@@ -72,6 +73,8 @@ export const PARTS = {
   OutcomeReportCounts,
   OutcomeReportsByReceipt,
   ModerationCounts,
+  SignedOffers,
+  SignedOfferReason,
   RunRecord,
   JobStatus,
   WindowFigures,
@@ -80,6 +83,7 @@ export const PARTS = {
   ReportCorrection,
   ReportListItem,
   ChangeRecord,
+  ChangeEvent,
   RoadmapItem,
   FieldEntry,
   KeyLimits,

@@ -3,6 +3,7 @@ import { NEEDS_REVIEW_RULE } from './changes.ts';
 import { CHECK_REASONS, PAYMENT_PROTOCOLS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
 import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
 import { RECEIPT_REASONS, RECEIPT_RULE, RECEIPT_WINDOW } from './outcome-receipt.ts';
+import { MAX_SIGNED_OFFERS, SIGNED_OFFERS_RULE, SignatureReason, SignerReason } from './offer-receipt.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import {
   LISTED_BUT_FAILING_RULE,
@@ -597,6 +598,61 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'reports',
   ),
   'OutcomeReportsByReceipt.no_receipt': d('computed', 'Reports without a receipt, per outcome and moderation state: claims.', 'reports'),
+  'ServiceDetail.signed_offers': d(
+    'measured',
+    `The signed offers (x402's offer-receipt extension) of the service's latest valid x402 payment request on its primary operation, as of data_as_of (rule ${SIGNED_OFFERS_RULE}: view atlas_signed_offers_as_of in the rules file). Each offer's signature is verified offline (EIP-712, or JWS with a did:key / did:jwk key; a did:web key is never fetched: not checked), and its signer is compared with the payee key itself only (the offer's signed payTo); the extension's other authorisation methods (DID documents, DNS _controllers records) are not checked. At most ${MAX_SIGNED_OFFERS} offers per request are read. Counts of offers, never a rate or a score; null when no 402 of the service ever carried a signed offer.`,
+    'offers',
+    'the latest valid payment request observed at or before data_as_of (the compute instant)',
+  ),
+  'SignedOffers.checked_at': d('measured', 'When the latest valid payment request was read (the check that read it).', 'date-time'),
+  'SignedOffers.signed': d('measured', 'Signed offers in that request (0: the latest request carried none, an earlier one did).', 'offers'),
+  'SignedOffers.valid': d(
+    'measured',
+    'Offers whose signature verifies: EIP-712, a signer address is recovered with the canonical domain and types; JWS, the signature verifies with the key its did:key / did:jwk kid names.',
+    'offers',
+  ),
+  'SignedOffers.invalid': d(
+    'measured',
+    'Offers whose signature does not verify, or that are not artifacts of the extension (see reasons).',
+    'offers',
+  ),
+  'SignedOffers.not_checked': d(
+    'measured',
+    'Offers whose signature was not checked: a did:web kid (needs an HTTPS fetch Atlas does not make), another kid method, or a payload version other than 1.',
+    'offers',
+  ),
+  'SignedOffers.authorised': d(
+    'measured',
+    "Offers with a valid signature whose signer is the payee key itself (the recovered or kid key's address equals the signed payTo; EVM case-insensitively).",
+    'offers',
+  ),
+  'SignedOffers.not_authorised': d(
+    'measured',
+    'Offers with a valid signature whose signer is not the payee key (reason key_not_payee). Not proof of fraud: the extension also allows DID documents and DNS records, which Atlas does not check.',
+    'offers',
+  ),
+  'SignedOffers.signer_not_checked': d(
+    'measured',
+    'Offers whose signer was not compared: no valid signature, or a key type with no payee address (e.g. P-256).',
+    'offers',
+  ),
+  'SignedOffers.reasons': d('measured', 'Every reason recorded for these offers (signature and signer), with the number of offers.'),
+  'SignedOffers.terms_differ': d(
+    'measured',
+    'Offers with a valid signature whose signed terms (scheme, network as CAIP-2, asset, payTo, amount) differ from their matching unsigned accepts entry (matched by those fields; acceptIndex only as a hint).',
+    'offers',
+  ),
+  'SignedOffers.differing_fields': d('measured', 'The fields that differ in those offers (pay_to is compared, never published).'),
+  'SignedOffers.last_terms_differ_at': d(
+    'computed',
+    'The latest terms-differ event up to data_as_of: a valid request whose signed offers differ from accepts when the previous valid request of the service had none that did (atlas_signed_offer_events). Null: none.',
+    'date-time',
+  ),
+  'SignedOfferReason.reason': d(
+    'measured',
+    `Why a signature or signer was not found good: ${[...SignatureReason.options, ...SignerReason.options].join(', ')} (definitions: docs/notes/signed-offers.md).`,
+  ),
+  'SignedOfferReason.offers': d('measured', 'Offers with this reason.', 'offers'),
   'OutcomeReportCounts.success': d('computed', 'Reports of success, per moderation state.', 'reports'),
   'OutcomeReportCounts.failure': d('computed', 'Reports of failure, per moderation state.', 'reports'),
   'OutcomeReportCounts.unknown': d('computed', 'Reports of an unknown outcome, per moderation state.', 'reports'),
@@ -889,6 +945,22 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     'atlas',
     'The service: a reviewed one whose documentation changed, or a discovered one a catalog listed or unlisted.',
   ),
+  'ChangeList.events': d(
+    'measured',
+    'Dated payment-term events in the look-back window, newest first (filtered by days and service_id; needs_review does not apply). The published file holds 90 days.',
+  ),
+  'ChangeEvent.kind': d(
+    'constant',
+    'signed_offer_terms_differ: a valid x402 402 whose signed offers (offer-receipt, valid signatures) differ from their unsigned accepts entries, when the previous valid 402 of the service had none that did (rule atlas_signed_offer_events).',
+  ),
+  'ChangeEvent.service_id': d('atlas', 'The service.'),
+  'ChangeEvent.service_name': d('atlas', 'Its name at publish time; null when the service is gone.'),
+  'ChangeEvent.detected_at': d('measured', 'When the check that observed it ran.', 'date-time'),
+  'ChangeEvent.fields': d(
+    'measured',
+    'The differing fields (scheme, network, asset, pay_to, amount), sorted; pay_to is compared, never published.',
+  ),
+  'ChangeEvent.offers': d('measured', 'How many signed offers differed.', 'offers'),
   'ChangeRecord.service_name': d('atlas', 'Its name; null when the service is gone.'),
   'ChangeRecord.url': d('atlas', "Documentation URL; for a catalog entry, the service's URL."),
   'ChangeRecord.detected_at': d(

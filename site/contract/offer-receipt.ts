@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { DateTime } from './common.ts';
 
 /**
- * The signed artifacts of x402's `offer-receipt` extension (its sections 3 to 5): a signed offer in a
+ * The signed artifacts of x402's `offer-receipt` extension (summarised in docs/notes/signed-offers.md): a signed offer in a
  * 402's `extensions["offer-receipt"].info.offers[]`, a signed receipt in a settlement response's
  * `extensions["offer-receipt"].info.receipt`. These schemas say only what a well-formed artifact is;
  * whether its signature holds is pipeline/x402/offer-receipt/verify.ts. Unknown keys are kept out
@@ -139,3 +140,34 @@ export const SignedOfferCheck = z.strictObject({
   differing: z.array(OfferTermField),
 });
 export type SignedOfferCheck = z.infer<typeof SignedOfferCheck>;
+
+/** One reason with the number of signed offers it applies to. */
+export const SignedOfferReason = z.strictObject({
+  reason: z.union([SignatureReason, SignerReason]),
+  offers: z.number().int().nonnegative(),
+});
+export type SignedOfferReason = z.infer<typeof SignedOfferReason>;
+
+/**
+ * The offer-receipt signed offers of a service's latest valid x402 payment request (rule
+ * atlas_signed_offers_as_of in pipeline/store/rules.sql, at the compute instant). Counts of offers:
+ * never a rate or a score. Null on a service whose 402 never carried a signed offer.
+ */
+export const SignedOffers = z.strictObject({
+  checked_at: DateTime,
+  signed: z.number().int().nonnegative(),
+  valid: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative(),
+  not_checked: z.number().int().nonnegative(),
+  authorised: z.number().int().nonnegative(),
+  not_authorised: z.number().int().nonnegative(),
+  signer_not_checked: z.number().int().nonnegative(),
+  reasons: z.array(SignedOfferReason),
+  terms_differ: z.number().int().nonnegative(),
+  differing_fields: z.array(OfferTermField),
+  last_terms_differ_at: DateTime.nullable(),
+});
+export type SignedOffers = z.infer<typeof SignedOffers>;
+
+/** The rule id published with the field and its events. */
+export const SIGNED_OFFERS_RULE = 'signed-offers/1';

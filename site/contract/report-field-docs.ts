@@ -89,6 +89,12 @@ export const REPORT_FIELD_DOCS: Record<string, FieldDoc> = {
   'ReportBody.payment_terms.by_kind.scheme': c('Changes classified scheme.', 'changes'),
   'ReportBody.payment_terms.by_kind.version': c('Changes classified version.', 'changes'),
   'ReportBody.payment_terms.by_kind.other': c('Changes classified other.', 'changes'),
+  'ReportBody.signed_offers': c(
+    'Terms-differ events of signed offers (x402 offer-receipt): a valid 402 whose validly signed offers differ from their unsigned accepts entries when the previous valid 402 of the service had none that did (rule atlas_signed_offer_events). Absent in reports frozen before migration 062.',
+    'events',
+  ),
+  'ReportBody.signed_offers.terms_differ_events': c('Terms-differ events in the week.', 'events'),
+  'ReportBody.signed_offers.services': c('Services with at least one terms-differ event in the week.', 'services'),
   'ReportBody.documentation': c('Documentation changes of reviewed services.', 'changes'),
   'ReportBody.outcome_reports': c(
     'Outcome reports received from agents; never mixed into evidence. by_receipt keeps the reports backed by a verified receipt apart from the claims.',

@@ -124,6 +124,13 @@ export const ReportBody = z.object({
       by_dimension: record(TERMS_DIMENSIONS).describe('differences that began in the week, by dimension'),
     })
     .optional(),
+  /** Absent in reports frozen before signed offers were recorded (migration 062). */
+  signed_offers: z
+    .object({
+      terms_differ_events: count.describe('terms-differ events of signed offers (offer-receipt) in the week'),
+      services: count.describe('services with at least one such event'),
+    })
+    .optional(),
   documentation: z.object({
     changes: count.describe('documentation changes detected in the week'),
     needs_review: count.describe('of those, changes touching what the listing states'),

@@ -4,6 +4,7 @@ import { DeclaredDifference, DeclaredSource } from './declared-terms.ts';
 import { DirectoryResult, DirectoryResultFile } from './directory.ts';
 import { OutcomeReportCounts } from './moderation.ts';
 import { OutcomeReportsByReceipt } from './outcome-receipt.ts';
+import { SignedOffers } from './offer-receipt.ts';
 import { CurrentTerms, TermsChange } from './payment-terms.ts';
 import { ServiceSummary } from './summary.ts';
 
@@ -116,6 +117,7 @@ export const ServiceDetail = ServiceSummary.extend({
   registry_text: RegistryText.nullable(),
   outcome_reports: OutcomeReportCounts,
   outcome_reports_by_receipt: OutcomeReportsByReceipt,
+  signed_offers: SignedOffers.nullable(),
   referral_id: z.string().optional(),
 });
 export type ServiceDetail = z.infer<typeof ServiceDetail>;

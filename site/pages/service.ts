@@ -10,6 +10,7 @@ import { renderCharts, renderEvidence } from './sections/evidence.ts';
 import { renderIntervalHistory } from './sections/intervals.ts';
 import { renderOperations, renderRecentChecks } from './sections/checks.ts';
 import { renderOutcomeReports } from './sections/outcomes.ts';
+import { renderSignedOffers } from './sections/signed-offers.ts';
 import { latestBadge, serviceName, tierBadge } from './sections/service-name.ts';
 import { renderTerms } from './sections/terms.ts';
 import { renderDeclared } from './sections/declared.ts';
@@ -38,6 +39,7 @@ ${renderOperations(d)}
 ${renderRecentChecks(d)}
 ${renderTerms(d)}
 ${renderDeclared(d)}
+${renderSignedOffers(d)}
 ${renderIntervalHistory(d)}
 ${renderCatalogHistory(d)}
 ${renderOutcomeReports(d)}

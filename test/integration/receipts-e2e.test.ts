@@ -110,7 +110,9 @@ describe('signed receipt → outcome report → inbox → database → single-se
       // `atlas verify` recomputes the published counts and every receipt verdict from the raw rows.
       const verify = await runCli(['--data', t.dir, 'verify'], { timeoutMs: 120_000 });
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
-      expect(verify.stdout).toMatch(/^ok: 7 service\(s\) and \d+ report\(s\) of generation .*, with 7 receipt verdict\(s\), match the database$/m);
+      expect(verify.stdout).toMatch(
+        /^ok: 7 service\(s\) and \d+ report\(s\) of generation .*, with 7 receipt verdict\(s\), match the database$/m,
+      );
       if (process.env.ATLAS_SHOW) console.log(`$ atlas verify\n${verify.stdout}`);
 
       const rows: string[] = [];

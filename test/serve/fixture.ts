@@ -194,6 +194,7 @@ export function buildService(spec: ServiceSpec, now: Date): { record: IndexRecor
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
     outcome_reports_by_receipt: emptyOutcomeReportsByReceipt(),
+    signed_offers: null,
     generated_at: now.toISOString(),
     data_as_of: now.toISOString(),
     description: null,

@@ -5,7 +5,7 @@ import type { AddressKind } from './jws-key.ts';
 import type { VerifiedArtifact } from './verify.ts';
 
 /**
- * Is the signer of a verified artifact authorised for the payee? The extension (section 4.5.1) names
+ * Is the signer of a verified artifact authorised for the payee? The extension (docs/notes/signed-offers.md) names
  * the payee key itself (signer = payTo), DID documents (did:web) and DNS `_controllers.<domain>`
  * records; Atlas checks ONLY the payee key, which needs no network access. So:
  * - `authorised`: the signer's address is one of the payees (EVM case-insensitively, Solana exactly);

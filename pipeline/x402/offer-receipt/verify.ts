@@ -17,7 +17,7 @@ import {
 import { type AddressKind, addressOfKey, keyOfKid } from './jws-key.ts';
 
 /**
- * Verifying ONE signed artifact of x402's offer-receipt extension (its sections 4.5 and 5.5). Pure
+ * Verifying ONE signed artifact of x402's offer-receipt extension (docs/notes/signed-offers.md). Pure
  * apart from the library calls, and never touches the network (jws-key.ts refuses did:web).
  *
  * - EIP-712: the x402 authors' verifyOfferSignatureEIP712 / verifyReceiptSignatureEIP712 (viem's

@@ -33,6 +33,11 @@ beforeAll(async () => {
        SELECT id, 'x402', 'fleet', TIMESTAMP '2026-11-01', TIMESTAMP '2026-11-10', 'missing_from_sweep' FROM services WHERE tier = 'discovered'
        UNION ALL SELECT id, 'x402', 'fleet', TIMESTAMP '2026-11-12', NULL, NULL FROM services WHERE tier = 'discovered'`,
     );
+    // One signed offer whose terms differ (docs/notes/signed-offers.md), so query signed_offers has a row.
+    await store.run(
+      `INSERT INTO offer_signatures SELECT service_id, operation, slot, observed_at, 0, 'eip712', 'valid', NULL, 'authorised', NULL, NULL, 0, true, ['amount']
+       FROM payment_terms WHERE operation = 'primary' ORDER BY service_id, slot LIMIT 1`,
+    );
     await computeAt(store, t.dir, NOW);
     await store.run(
       `INSERT INTO keys VALUES ('key_1', 'sha256:secret-hash', 'lab', 'me@example.org', $1::TIMESTAMP, 'addr-hash');

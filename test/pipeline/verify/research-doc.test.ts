@@ -58,7 +58,7 @@ describe('docs/research.md', () => {
           expect(states.length).toBeGreaterThan(0);
           await s.run(asOf!.replaceAll('"atlas-snapshot"', '"atlas"'));
 
-          const [evidenceSql, termsSql, directorySql, reportSql, declaredSql, catalogSql] = queries;
+          const [evidenceSql, termsSql, directorySql, reportSql, declaredSql, catalogSql, , signedSql] = queries;
           const evidence = await s.all<Record<string, unknown>>(evidenceSql!);
           const stored = await s.all<Record<string, unknown>>(
             `SELECT service_id, checks_30d, passed_30d, missed_30d, pass_rate, freshness, check_interval_hours FROM evidence ORDER BY service_id`,
@@ -95,6 +95,10 @@ describe('docs/research.md', () => {
           expect(declared.length).toBeGreaterThan(0);
           expect(declared).toEqual(storedDeclared);
           expect(declared.some((r) => r.differs === true)).toBe(true);
+          // Signed offers (none in this world: the query runs and agrees with compute's table).
+          const signed = await s.all<{ service_id: string; signed: number }>(signedSql!);
+          const storedSigned = await s.all(`SELECT service_id, signed FROM signed_offers_summary ORDER BY service_id`);
+          expect(signed.map(({ service_id, signed }) => ({ service_id, signed }))).toEqual(storedSigned);
 
           await s.run(reportWindow!);
           const figures = new Map((await s.all<{ figure: string; value: number }>(reportSql!)).map((r) => [r.figure, r.value]));

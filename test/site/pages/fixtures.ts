@@ -31,6 +31,7 @@ export function discoveredDetail(over: Partial<ServiceDetail> = {}): ServiceDeta
     api_status: 'preview',
     outcome_reports: emptyOutcomeReportCounts(),
     outcome_reports_by_receipt: emptyOutcomeReportsByReceipt(),
+    signed_offers: null,
     generated_at: NOW.toISOString(),
     data_as_of: NOW.toISOString(),
     id: 'cand_0123456789abcdef0123',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signedOffersFigures } from '../../../../pipeline/reports/signed-offers-figures.ts';
 import { insertCheckRecords, type CheckRecord } from '../../../../pipeline/probe/check-writer.ts';
 import type { SignedOfferCheck } from '../../../../site/contract/offer-receipt.ts';
 import { withTestStore } from '../../../helpers/context.ts';
@@ -145,6 +146,15 @@ describe('signed-offer rules', () => {
           reasons: "[{'reason': did_web_not_resolved, 'offers': 1}, {'reason': signature_not_valid, 'offers': 1}]",
         },
       ]);
+      // The weekly report counts the events in its window [from, until).
+      expect(await signedOffersFigures(store, '2026-11-25T00:00:00.000Z', '2026-11-25T23:00:00.000Z')).toEqual({
+        terms_differ_events: 2,
+        services: 1,
+      });
+      expect(await signedOffersFigures(store, '2026-11-25T11:00:00.000Z', '2026-11-25T13:00:00.000Z')).toEqual({
+        terms_differ_events: 0,
+        services: 0,
+      });
       // Offer rows are written only with their check (a second insert of the same slot adds none).
       await insertCheckRecords(store, [check('cand_a', '2026-11-25T13:00:00.000Z', [differ])]);
       const [n] = await store.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM offer_signatures WHERE service_id = 'cand_a'");
