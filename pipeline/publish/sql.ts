@@ -31,6 +31,12 @@ export interface Statement {
  */
 const bucketOf = (id: string) => `(('0x' || left(md5(${id}), 8))::UBIGINT >> (32 - $2::INTEGER))::INTEGER`;
 
+/** The signed offers of the latest valid payment request (compute's signed_offers_summary, rule atlas_signed_offers_as_of). */
+const SIGNED_OFFERS_COLUMN = `CASE WHEN so.service_id IS NOT NULL THEN to_json({'checked_at': ${iso('so.checked_at')}, 'signed': so.signed, 'valid': so.valid,
+    'invalid': so.invalid, 'not_checked': so.not_checked, 'authorised': so.authorised, 'not_authorised': so.not_authorised,
+    'signer_not_checked': so.signer_not_checked, 'reasons': so.reasons, 'terms_differ': so.terms_differ,
+    'differing_fields': so.differing_fields, 'last_terms_differ_at': ${iso('so.last_terms_differ_at')}})::VARCHAR END AS signed_offers_j`;
+
 /** Declared against observed terms (rule declared-terms/1; compute's declared_state, declared_comparisons, declared_differences). */
 const DECLARED_JOINS = `LEFT JOIN (SELECT service_id, to_json({'differs': differs, 'dimensions': dimensions, 'since': ${iso('since')}, 'sources_compared': sources_compared})::VARCHAR AS j
            FROM declared_state) dst ON dst.service_id = s.id
@@ -126,10 +132,7 @@ SELECT
   ch.j AS catalog_history_j,
   -- Signed offers of the latest valid payment request (compute's signed_offers_summary, rule
   -- atlas_signed_offers_as_of): in the summary row, so a new state changes the fingerprint.
-  CASE WHEN so.service_id IS NOT NULL THEN to_json({'checked_at': ${iso('so.checked_at')}, 'signed': so.signed, 'valid': so.valid,
-    'invalid': so.invalid, 'not_checked': so.not_checked, 'authorised': so.authorised, 'not_authorised': so.not_authorised,
-    'signer_not_checked': so.signer_not_checked, 'reasons': so.reasons, 'terms_differ': so.terms_differ,
-    'differing_fields': so.differing_fields, 'last_terms_differ_at': ${iso('so.last_terms_differ_at')}})::VARCHAR END AS signed_offers_j
+  ${SIGNED_OFFERS_COLUMN}
 FROM services s
 JOIN ords q ON q.id = s.id
 LEFT JOIN prim p ON p.service_id = s.id

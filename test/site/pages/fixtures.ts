@@ -310,6 +310,7 @@ export function summaryOf(d: ServiceDetail): ServiceSummary {
     registry_text: _rt,
     outcome_reports: _or,
     outcome_reports_by_receipt: _orr,
+    signed_offers: _so,
     referral_id: _ref,
     ...summary
   } = d;
