@@ -129,5 +129,5 @@ describe('signing sellers, probe to published field', () => {
     } finally {
       store.close();
     }
-  });
+  }, 60_000);
 });

@@ -149,7 +149,9 @@ async function insertChecks(store: Store, checks: Array<{ service: string; at: n
 }
 
 describe('catalog presence over time', () => {
-  it('the named cases: listed, dropped, relisted; dropped by one catalog and kept by another; withdrawn by status', async () => {
+  it('the named cases: listed, dropped, relisted; dropped by one catalog and kept by another; withdrawn by status', {
+    timeout: 60_000,
+  }, async () => {
     await withTestStore(async (store) => {
       const [cdp, binance, official] = CATALOGS as [Catalog, Catalog, Catalog];
       const t = (d: number) => DAY0 + d * DAY_MS;
