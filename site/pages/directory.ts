@@ -16,6 +16,9 @@ export const FORM_FIELDS = [
   'max_price_usd',
   'min_pass_rate',
   'passing',
+  'terms_mismatch',
+  'listed_but_failing',
+  'passing_but_unlisted',
   'scope',
   'sort',
   'limit',
@@ -50,6 +53,20 @@ function option(value: string, label: string, current: string | undefined): Html
 
 function select(name: string, label: string, options: Array<[string, string]>, current: string | undefined): Html {
   return html`<label>${label}<select name="${name}" id="f-${name}">${options.map(([v, l]) => option(v, l, current))}</select></label>`;
+}
+
+/** A boolean filter as a three-way select: any (parameter left out), true, false. */
+function yesNo(name: string, label: string, yes: string, no: string, current: string | undefined): Html {
+  return select(
+    name,
+    label,
+    [
+      ['', 'Any'],
+      ['true', yes],
+      ['false', no],
+    ],
+    current,
+  );
 }
 
 /** The search form: a plain GET form to `/` (works without JavaScript). */
@@ -95,6 +112,9 @@ ${select(
   ],
   form.passing,
 )}
+${yesNo('terms_mismatch', 'Declared terms', 'Differ from the live 402', 'Match it', form.terms_mismatch)}
+${yesNo('listed_but_failing', 'Listed by a catalog, failing', 'Yes', 'No', form.listed_but_failing)}
+${yesNo('passing_but_unlisted', 'Passing, dropped by a catalog', 'Yes', 'No', form.passing_but_unlisted)}
 ${select(
   'sort',
   'Sort',

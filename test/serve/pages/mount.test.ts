@@ -103,6 +103,17 @@ describe('mountPages', () => {
     expect(body).not.toContain('href="/services/cand_');
   });
 
+  it('filters with the evidence selects: declared terms differ, listed but not failing', async () => {
+    for (const q of ['terms_mismatch=true', 'listed_but_failing=false']) {
+      const body = await (await app.request(`/?scope=index&${q}`)).text();
+      expect(body).toContain('<strong>1</strong> service tracked');
+      expect(body).toContain('href="/services/cand_0123456789abcdef0123"');
+      expect(body).not.toContain('href="/services/svc_example-mcp"');
+    }
+    const none = await (await app.request('/?scope=index&passing_but_unlisted=true')).text();
+    expect(none).toContain('<strong>0</strong> services tracked');
+  });
+
   it('answers a bad parameter with 400 and the form, naming the problem', async () => {
     const res = await app.request('/?min_pass_rate=7');
     expect(res.status).toBe(400);

@@ -9,6 +9,7 @@ import {
   flattenFigures,
   type PageMeta,
 } from '../../../site/pages/index.ts';
+import { FORM_FIELDS } from '../../../site/pages/directory.ts';
 import { discoveredDetail, listOf, NOW, report, reviewedDetail, stats, status, summaryOf } from './fixtures.ts';
 
 const live: PageMeta = { generatedAt: NOW, live: true };
@@ -34,7 +35,7 @@ describe('directory page', () => {
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain('<html lang="en">');
     expect(page).toContain('<form class="search" method="get" action="/"');
-    for (const name of ['q', 'type', 'tier', 'network', 'max_price_usd', 'min_pass_rate', 'passing', 'scope', 'sort']) {
+    for (const name of FORM_FIELDS.filter((f) => f !== 'limit' && f !== 'offset')) {
       expect(page).toContain(`name="${name}"`);
     }
     expect(page).toContain('<strong>2</strong> services in the directory');
@@ -62,6 +63,16 @@ describe('directory page', () => {
     expect(page).toContain('<option value="0.9" selected>90%</option>');
     expect(page).toContain('name="scope" value="index" checked');
     expect(page).not.toContain('<b>x');
+  });
+
+  it('carries the evidence filters (declared terms, catalog standing) and selects the submitted value', () => {
+    const form = formFromQuery({ terms_mismatch: 'true', listed_but_failing: 'false', passing_but_unlisted: '' });
+    expect(form).toEqual({ terms_mismatch: 'true', listed_but_failing: 'false' });
+    const page = renderDirectoryPage({ list, form }, live);
+    expect(page).toMatch(/<select name="terms_mismatch"[^>]*>.*<option value="true" selected>Differ from the live 402<\/option>/s);
+    expect(page).toMatch(/<select name="listed_but_failing"[^>]*>.*?<option value="false" selected>No<\/option>/s);
+    expect(page).toMatch(/<select name="passing_but_unlisted"[^>]*><option value="" selected>Any<\/option>/);
+    expect(queryString(form)).toBe('?terms_mismatch=true&listed_but_failing=false');
   });
 
   it('shows the hint and a link to search everything when nothing matched', () => {
