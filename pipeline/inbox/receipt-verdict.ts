@@ -1,4 +1,5 @@
 import { RECEIPT_RULE, RECEIPT_WINDOW, type ReceiptReason } from '../../site/contract/outcome-receipt.ts';
+import { parseHttpUrl } from '../ingest/url.ts';
 import type { SignerVerdict } from '../x402/offer-receipt/authorise.ts';
 import type { VerifiedArtifact } from '../x402/offer-receipt/verify.ts';
 
@@ -53,13 +54,8 @@ export function receiptWindow(reportedAt: Date | null, receivedAt: Date): { lo: 
  * not an http(s) URL.
  */
 export function comparableUrl(url: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const u = parseHttpUrl(url);
+  if (!u) return null;
   const path = u.pathname.length > 1 ? u.pathname.replace(/\/$/, '') : u.pathname;
   return `${u.protocol}//${u.host}${path}${u.search}`;
 }

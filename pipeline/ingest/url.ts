@@ -3,15 +3,21 @@
  * URLs inside registry pages are untrusted: we only parse them here, never fetch them.
  */
 
-/** Lower-cased hostname of an http(s) URL, or null when the URL is not usable. */
-export function httpHost(url: string): string | null {
+/** The WHATWG parse of an http(s) URL; null when it does not parse or has another scheme. */
+export function parseHttpUrl(url: string): URL | null {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+}
+
+/** Lower-cased hostname of an http(s) URL, or null when the URL is not usable. */
+export function httpHost(url: string): string | null {
+  const u = parseHttpUrl(url);
+  if (!u) return null;
   const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return host.length ? host : null;
 }

@@ -1,4 +1,5 @@
 import { AtlasError } from '../../core/errors.ts';
+import { parseHttpUrl } from '../url.ts';
 
 /**
  * The origins file of `atlas ingest well-known`: one origin per line; blank lines and lines starting
@@ -27,13 +28,8 @@ export function parseOrigins(text: string, where: string): string[] {
 /** `https://host[:port]` (lower-cased host, default port dropped), or null. */
 export function originOf(text: string): string | null {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  let u: URL;
-  try {
-    u = new URL(withScheme);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  const u = parseHttpUrl(withScheme);
+  if (!u) return null;
   if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) return null;
   if (!u.hostname || /[\s]/.test(text)) return null;
   return u.origin;
