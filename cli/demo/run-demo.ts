@@ -131,6 +131,11 @@ export async function startDemo(opts: DemoOptions): Promise<DemoHandle> {
       timeline: demoTimeline(start, opts.days),
       latency: { minMs: 2, maxMs: 60, hangShare: 0.01 },
       slowMs: Math.max(2000, opts.probeTimeoutMs * 2),
+      // The evidence of rule declared-terms/1 and of signed offers (docs/notes/declared-terms.md,
+      // docs/notes/signed-offers.md) shows in the demo too: the first catalog lists other terms for a
+      // few sellers, and a few sellers sign their offers.
+      registryQuirks: { declaredTerms: true },
+      signedOffers: true,
     });
     writeDemoListings(fleet, paths.listings, start);
     const config = demoConfig(fleet, {

@@ -4,6 +4,7 @@ import { HOSTILE_DESCRIPTION, HOSTILE_SERVICE_NAME, HOSTILE_TAGS, HOSTILE_X402_E
 import type { EndpointSpec } from './plan.ts';
 import { secondCatalogOnly } from './catalogs.ts';
 import { declaredOffers } from './declared.ts';
+import { sellerOffers } from './seller-offers.ts';
 import { isListed, urlOf, type FleetState } from './state.ts';
 
 /**
@@ -28,7 +29,7 @@ const TAGS = ['weather', 'finance', 'search', 'ai', 'data', 'news', 'maps', 'too
 export function x402CatalogItem(state: FleetState, spec: EndpointSpec, now: Date, declared = false): Record<string, unknown> {
   const url = urlOf(state, spec);
   const style = v1StyleOf(spec);
-  const live = offersAt(spec, now, state.timeline);
+  const live = sellerOffers(state, spec, now);
   const offers = declared ? declaredOffers(spec, live, now, state.timeline) : live;
   const accepts = style ? v1Accepts(spec, url, offers, style) : offers.map((o) => ({ ...o }));
   const updated = new Date(state.epoch.getTime() - (spec.index % 48) * HOUR_MS);

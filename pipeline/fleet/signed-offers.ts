@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { toCaip2 } from '../../site/contract/networks.ts';
-import { encodeHeader, offersAt, paymentRequiredV2 } from './payment.ts';
+import { encodeHeader, type Offer, offersAt, paymentRequiredV2 } from './payment.ts';
 import { makeSpec, type EndpointSpec } from './plan.ts';
 import { type SellerKeys, sellerKeys, signEip712, signJws } from './seller-keys.ts';
 import type { FleetState } from './state.ts';
@@ -76,11 +76,21 @@ async function signedOffer(c: SignedOfferCase, payload: Record<string, unknown>,
   }
 }
 
+/**
+ * The offers of a seller that signs (a signed-offer or a signed-receipt seller) at `now`: its plan's
+ * offers paid to its payee key's address. Its 402 asks exactly these and the catalogs list them
+ * (seller-offers.ts), so only the quirk declaredTerms makes a catalog declare other terms.
+ */
+export function signingSellerOffers(state: FleetState, spec: EndpointSpec, now: Date): Offer[] {
+  const payee = signedOfferKeys(state.signingSeed, spec.name);
+  return offersAt(spec, now, state.timeline).map((o) => ({ ...o, payTo: payee.evm.address }));
+}
+
 /** The 402 of a signing seller: a v2 request whose payTo is the payee key's address, with one signed offer. */
 export async function sendSignedOffer(state: FleetState, spec: EndpointSpec, res: ServerResponse, url: string, now: Date): Promise<void> {
   const c = signedOfferCase(spec.behaviour as SignedOfferBehaviour);
   const payee = signedOfferKeys(state.signingSeed, spec.name);
-  const offers = offersAt(spec, now, state.timeline).map((o) => ({ ...o, payTo: payee.evm.address }));
+  const offers = signingSellerOffers(state, spec, now);
   const pr = paymentRequiredV2(spec, url, offers);
   const first = offers[0]!;
   const payload = {

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import { toCaip2 } from '../../site/contract/networks.ts';
-import { encodeHeader, offersAt, paymentRequiredV2 } from './payment.ts';
+import { encodeHeader, paymentRequiredV2 } from './payment.ts';
 import { makeSpec, type EndpointSpec } from './plan.ts';
 import { type SellerKeys, signEip712, signJws } from './seller-keys.ts';
-import { signedOfferKeys } from './signed-offers.ts';
+import { signedOfferKeys, signingSellerOffers } from './signed-offers.ts';
 import type { FleetState } from './state.ts';
 
 /**
@@ -84,7 +84,7 @@ export async function sendSignedReceipt(
   now: Date,
 ): Promise<void> {
   const payee = signedOfferKeys(state.signingSeed, spec.name);
-  const offers = offersAt(spec, now, state.timeline).map((o) => ({ ...o, payTo: payee.evm.address }));
+  const offers = signingSellerOffers(state, spec, now);
   if (!paid(req)) {
     const body = '{}';
     res.writeHead(402, {

@@ -24,6 +24,8 @@ export interface WireOptions {
   headerEncoding?: FleetOptions['headerEncoding'];
   real402?: FleetOptions['real402'];
   realMcp?: FleetOptions['realMcp'];
+  signedOffers?: FleetOptions['signedOffers'];
+  signedReceipts?: FleetOptions['signedReceipts'];
 }
 
 export interface StartMessage {

@@ -4,7 +4,7 @@ import { computeStatus } from '../../../pipeline/compute/index.ts';
 import { DEMO_CYCLE_MINUTES } from '../../../cli/demo/config.ts';
 import { silentLogger } from '../../../pipeline/core/log.ts';
 import { openStore, type Store } from '../../../pipeline/store/index.ts';
-import { Status } from '../../../site/contract/index.ts';
+import { ServiceDetail, ServiceList, Status } from '../../../site/contract/index.ts';
 import { tempDir } from '../../helpers/context.ts';
 
 // A small demo world started as `npm start` starts it (the fleet, the hourly back-fill with its one
@@ -120,6 +120,24 @@ describe('the demo world (1 day, every hour, one 3-hour outage)', () => {
     expect(probe.windows['24h'].missed).toBe(3);
     expect(probe.windows['24h'].ran).toBe(probe.windows['24h'].scheduled - 3);
     expect(demo.summaryText).toMatch(/Missed runs \(status page, 30 days\): probe 3, compute 0, publish 0, docs 0, report 0 /);
+  });
+
+  it('shows the declared-terms differences and the signed offers of its sellers', async () => {
+    const get = async (path: string) => (await fetch(`${demo.url}${path}`)).json();
+    // Differences come from what a source declares (at this size: our listings' price claims); every
+    // one listed differs now. A seller that signs is listed by the catalog with the terms its 402
+    // asks, paid to its own key (pipeline/fleet/seller-offers.ts): none of them differs.
+    const mismatch = ServiceList.parse(await get('/api/v1/services?scope=index&terms_mismatch=true&limit=100'));
+    expect(mismatch.total).toBeGreaterThan(0);
+    for (const s of mismatch.items) expect(s.declared_terms?.differs, s.host).toBe(true);
+    const signing = ServiceList.parse(await get('/api/v1/services?scope=index&q=signed-&limit=100'));
+    expect(signing.items.length).toBeGreaterThan(3);
+    for (const s of signing.items) expect(s.declared_terms, s.host).toMatchObject({ differs: false });
+    // A seller whose 402 carries an EIP-712 offer signed by its payee key: one valid, authorised offer.
+    const found = signing.items.filter((s) => s.host.startsWith('signed-eip712-valid.'));
+    expect(found).toHaveLength(1);
+    const detail = ServiceDetail.parse(await get(`/api/v1/services/${found[0]!.id}`));
+    expect(detail.signed_offers).toMatchObject({ signed: 1, valid: 1, authorised: 1, invalid: 0 });
   });
 
   it("serves a status page whose only missed runs are the outage's: the back-fill's compute and publish slots are left out and explained", async () => {
