@@ -1,4 +1,5 @@
-import { RECEIPT_RULE, RECEIPT_WINDOW, type ReceiptReason } from '../../site/contract/outcome-receipt.ts';
+import { RECEIPT_WINDOW } from '../../site/contract/outcome-receipt.ts';
+import { RECEIPT_RULE, type ReceiptReason } from '../../site/contract/receipt-verdict.ts';
 import { parseHttpUrl } from '../ingest/url.ts';
 import type { SignerVerdict } from '../x402/offer-receipt/authorise.ts';
 import type { VerifiedArtifact } from '../x402/offer-receipt/verify.ts';

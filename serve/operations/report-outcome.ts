@@ -4,6 +4,7 @@ import type { OutcomeRecord } from '../../site/contract/inbox-records.ts';
 import { OutcomeReportSchema } from '../../site/contract/requests.ts';
 import { OUTCOME_RECEIPT_STATUS } from '../../site/contract/common.ts';
 import type { ModerationDecision } from '../../site/contract/moderation.ts';
+import { RECEIPT_RULE, type ReceiptVerdictEntry, type ReceiptVerification } from '../../site/contract/receipt-verdict.ts';
 import type { OutcomeReceipt } from '../../site/contract/writes.ts';
 import { hashKey } from '../auth/keys.ts';
 import { verifyReferral } from '../auth/referral.ts';
@@ -20,11 +21,31 @@ const REFERRAL_PROBLEMS = {
   not_yet_valid: 'referral_id is not valid yet',
 } as const;
 
+/** What the loaded generation publishes about a report (index/moderation.json); nothing for a first report. */
+interface Published {
+  decision?: ModerationDecision | undefined;
+  verdict?: ReceiptVerdictEntry | undefined;
+}
+
+function published(deps: AppDeps, id: string): Published {
+  const site = deps.site.peek();
+  return { decision: site?.moderation.get(id), verdict: site?.receiptVerdicts.get(id) };
+}
+
+/** The verification of the report's receipt: null without one; pending until a verdict is published. */
+function receiptVerification(rec: OutcomeRecord, verdict: ReceiptVerdictEntry | undefined): ReceiptVerification | null {
+  if (!rec.receipt) return null;
+  return verdict
+    ? { rule: RECEIPT_RULE, state: verdict.state, reason: verdict.reason, checked_at: verdict.checked_at }
+    : { rule: RECEIPT_RULE, state: 'pending', reason: null, checked_at: null };
+}
+
 /**
- * The receipt. A first report is pending moderation; a repeated one says the decision the loaded
- * generation publishes for the first report (index/moderation.json), else pending too.
+ * The receipt. A first report is pending moderation (and its receipt pending verification); a
+ * repeated one says what the loaded generation publishes for the first report (index/moderation.json):
+ * its moderation decision and its receipt's verdict, else pending too.
  */
-function receipt(rec: OutcomeRecord, duplicate: boolean, decision: ModerationDecision | undefined): OutcomeReceipt {
+function receipt(rec: OutcomeRecord, duplicate: boolean, { decision, verdict }: Published): OutcomeReceipt {
   return {
     api_status: API_STATUS,
     id: rec.id,
@@ -35,13 +56,14 @@ function receipt(rec: OutcomeRecord, duplicate: boolean, decision: ModerationDec
     idempotency_key: rec.idempotency_key,
     service_id: rec.service_id,
     outcome: rec.outcome as OutcomeReceipt['outcome'],
+    receipt_verification: receiptVerification(rec, verdict),
     duplicate,
     message: duplicate
       ? `Already received: this is the receipt of the first report with this idempotency_key${
           decision ? `, ${decision.state}${decision.reason ? ` (${decision.reason})` : ''} by moderation` : ', pending moderation'
-        }.`
+        }${rec.receipt ? `; its receipt ${verdict ? `${verdict.state.replace('_', ' ')}${verdict.reason ? ` (${verdict.reason})` : ''}` : 'pending verification'}` : ''}.`
       : rec.receipt
-        ? 'Report received with a receipt, pending moderation. The receipt is verified when the report is loaded into the database (signature, signer = an observed payee address of the service, resource, issue time); outcome reports never change measured evidence.'
+        ? 'Report received with a receipt, pending moderation. The receipt is verified when the report is loaded into the database (signature, signer = an observed payee address of the service, resource, issue time); send the same idempotency_key again after the next publish to read the verdict in receipt_verification. Outcome reports never change measured evidence.'
         : 'Report received, pending moderation. Outcome reports are unverified and never change measured evidence.',
   };
 }
@@ -74,7 +96,7 @@ export async function reportOutcome(
 
   const first = await deps.writes.findOutcome(keyId, req.idempotency_key);
   if (first) {
-    return { status: 200, body: receipt(first, true, deps.site.peek()?.moderation.get(first.id)) };
+    return { status: 200, body: receipt(first, true, published(deps, first.id)) };
   }
 
   const now = deps.clock();
@@ -118,6 +140,6 @@ export async function reportOutcome(
   const { record, duplicate } = await deps.writes.addOutcome(rec);
   return {
     status: duplicate ? 200 : 201,
-    body: receipt(record, duplicate, duplicate ? deps.site.peek()?.moderation.get(record.id) : undefined),
+    body: receipt(record, duplicate, duplicate ? published(deps, record.id) : {}),
   };
 }

@@ -5,6 +5,7 @@ import { AtlasError } from '../../pipeline/core/errors.ts';
 import { INDEX_BUCKETS_FILE, IndexRecord, IndexBuckets, bucketFile } from '../../site/contract/index-record.ts';
 import { Manifest } from '../../site/contract/manifest.ts';
 import { MODERATION_INDEX_FILE, type ModerationDecision, ModerationIndex } from '../../site/contract/moderation.ts';
+import type { ReceiptVerdictEntry } from '../../site/contract/receipt-verdict.ts';
 import { generationAsOfMs, summaryMembersAsOf } from '../../site/contract/answer-time.ts';
 import { RunLog } from '../../site/contract/run-log.ts';
 import type { ServiceSummaryFile } from '../../site/contract/summary.ts';
@@ -150,10 +151,12 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
   const moderationPath = join(dir, ...MODERATION_INDEX_FILE.split('/'));
   const rawModeration = await optionalObject(moderationPath);
   let moderation = new Map<string, ModerationDecision>();
+  let receiptVerdicts = new Map<string, ReceiptVerdictEntry>();
   if (rawModeration) {
     const parsed = ModerationIndex.safeParse(rawModeration);
     if (!parsed.success) throw new AtlasError('invalid_input', `${moderationPath}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     moderation = new Map(Object.entries(parsed.data.decisions));
+    receiptVerdicts = new Map(Object.entries(parsed.data.receipts ?? {}));
   }
 
   return {
@@ -170,6 +173,7 @@ export async function loadGeneration(dir: string, loadedAt: Date): Promise<SiteS
     dataAsOf,
     fullEvaluationAt: manifest.data.directory_full_evaluation_at ?? null,
     moderation,
+    receiptVerdicts,
     reports,
     loadedAt: loadedAt.toISOString(),
   };

@@ -1,4 +1,5 @@
 import type { ModerationDecision } from '../../site/contract/moderation.ts';
+import type { ReceiptVerdictEntry } from '../../site/contract/receipt-verdict.ts';
 import type { RunLog } from '../../site/contract/run-log.ts';
 import type { Columns } from '../search/columns.ts';
 import type { SearchRow } from '../search/row.ts';
@@ -45,6 +46,11 @@ export interface SiteState {
    * in it is pending. Empty for a generation published without the file.
    */
   moderation: ReadonlyMap<string, ModerationDecision>;
+  /**
+   * The published receipt verdicts by outcome report id (`index/moderation.json` `receipts`); a report
+   * with a receipt not in it is pending verification. Empty for a generation published without them.
+   */
+  receiptVerdicts: ReadonlyMap<string, ReceiptVerdictEntry>;
   /** Weekly reports by id (`YYYY-MM-DD` and `current`). */
   reports: Map<string, Record<string, unknown>>;
   /** When this generation was loaded (server clock), for /healthz. */

@@ -2,7 +2,8 @@ import type { FieldEntry } from './fields.ts';
 import { NEEDS_REVIEW_RULE } from './changes.ts';
 import { CHECK_REASONS, PAYMENT_PROTOCOLS, SCHEDULE_REASONS, SCHEDULE_TIER_SUNSET } from './common.ts';
 import { MODERATION_LIMITS, MODERATION_REASONS, MODERATION_RULE } from './moderation.ts';
-import { RECEIPT_REASONS, RECEIPT_RULE, RECEIPT_WINDOW } from './outcome-receipt.ts';
+import { RECEIPT_WINDOW } from './outcome-receipt.ts';
+import { RECEIPT_REASONS, RECEIPT_RULE } from './receipt-verdict.ts';
 import { MAX_SIGNED_OFFERS, SIGNED_OFFERS_RULE, SignatureReason, SignerReason } from './offer-receipt.ts';
 import { REPORT_FIELD_DOCS } from './report-field-docs.ts';
 import {
@@ -1036,6 +1037,20 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   'OutcomeReceipt.idempotency_key': d('request', 'The idempotency_key sent.'),
   'OutcomeReceipt.service_id': d('request', 'Service the report is about (from the referral or service_id); null when unknown.'),
   'OutcomeReceipt.outcome': d('request', 'success, failure or unknown as reported.'),
+  'OutcomeReceipt.receipt_verification': d(
+    'computed',
+    `The verification of the seller's signed receipt the report carried (rule ${RECEIPT_RULE}, the same verdict that counts the report in outcome_reports_by_receipt); null when the report carried none. Serve never verifies: the pipeline does when it loads the report (atlas ingest inbox), and a publish carries the verdict (index/moderation.json), so the 201 says pending and a repeated report (200) says the verdict once published.`,
+  ),
+  'OutcomeReceipt.receipt_verification.rule': d('constant', `The verification rule, ${RECEIPT_RULE}.`),
+  'OutcomeReceipt.receipt_verification.state': d(
+    'computed',
+    'pending (no verdict published yet), verified (every check passed) or not_verified (the first check that failed is in reason).',
+  ),
+  'OutcomeReceipt.receipt_verification.reason': d(
+    'computed',
+    `The first check that failed, one of ${RECEIPT_REASONS.join(', ')}; null unless state is not_verified.`,
+  ),
+  'OutcomeReceipt.receipt_verification.checked_at': d('computed', 'When the pipeline made the verdict; null while pending.', 'date-time'),
   'OutcomeReceipt.duplicate': d('atlas', 'True when this answers a repeated idempotency_key (HTTP 200) with the first receipt.'),
   'OutcomeReceipt.message': d('constant', 'What happens to the report.'),
   'FeedbackReceipt.id': d('atlas', 'Feedback id.'),

@@ -26,6 +26,7 @@ export * from './fields.ts';
 export * from './error.ts';
 export * from './moderation.ts';
 export * from './outcome-receipt.ts';
+export * from './receipt-verdict.ts';
 export * from './writes.ts';
 export * from './index-record.ts';
 export * from './manifest.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, OUTCOME_RECEIPT_STATUS, OUTCOMES } from './common.ts';
+import { ReceiptVerdictEntry } from './receipt-verdict.ts';
 
 /**
  * Moderation of outcome reports (docs/notes/moderation.md). A report is `pending` on receipt; the
@@ -80,8 +81,11 @@ export type ModerationDecision = z.infer<typeof ModerationDecision>;
 
 /**
  * The published file `index/moderation.json`: the current decision of every moderated report by
- * report id (a report not listed is pending). The server reads it to say the state in the receipt
- * of a repeated report; the ids are the reporters' receipt ids, which carry no key or address.
+ * report id (a report not listed is pending), and the verdict on every verified receipt
+ * (`receipts`, rule outcome-receipt/1; a report with a receipt not listed is pending). The server
+ * reads it to answer a repeated report with its first report's state; the ids are the reporters'
+ * receipt ids, which carry no key or address. `receipts` is absent in generations published before
+ * it existed (read as empty).
  */
 export const MODERATION_INDEX_FILE = 'index/moderation.json';
 export const MODERATION_INDEX_FORMAT = 'atlas-moderation/1' as const;
@@ -89,5 +93,6 @@ export const ModerationIndex = z.strictObject({
   format: z.literal(MODERATION_INDEX_FORMAT),
   rule: z.literal(MODERATION_RULE),
   decisions: z.record(z.string(), ModerationDecision),
+  receipts: z.record(z.string(), ReceiptVerdictEntry).optional(),
 });
 export type ModerationIndex = z.infer<typeof ModerationIndex>;

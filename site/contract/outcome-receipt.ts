@@ -9,13 +9,10 @@ import { emptyOutcomeReportCounts, OutcomeReportCounts } from './moderation.ts';
  * (`extensions["offer-receipt"].info.receipt`): `{format: "eip712", payload, signature}` or
  * `{format: "jws", signature}`. The server checks only its shape and size (400 otherwise) and stores
  * it raw; it never verifies it. `atlas ingest inbox` verifies each stored receipt once, by rule
- * RECEIPT_RULE, and records the verdict with its reason. A report is counted `verified` only when
+ * RECEIPT_RULE (receipt-verdict.ts), and records the verdict with its reason. A report is counted `verified` only when
  * every check passed; a report with a receipt that failed any check is `not_verified`; a report
  * without one is `no_receipt`. Verified and unverified reports are counted apart everywhere.
  */
-
-/** The version of the verification rule; recorded with every verdict. */
-export const RECEIPT_RULE = 'outcome-receipt/1' as const;
 
 /** Bounds of the receipt object accepted in a report (characters; `bytes`: the whole object as JSON). */
 export const RECEIPT_LIMITS = {
@@ -65,34 +62,6 @@ export type X402Receipt = z.infer<typeof X402Receipt>;
 /** How a report stands with respect to a receipt. */
 export const RECEIPT_STATES = ['verified', 'not_verified', 'no_receipt'] as const;
 export type ReceiptState = (typeof RECEIPT_STATES)[number];
-
-/**
- * Why a receipt is not verified, in the order the rule evaluates them (the first that applies is
- * recorded):
- * - malformed: the receipt cannot be read (JWS not decodable, payload version not 1, …);
- * - no_service: the report names no tracked service, so there is no payee to check against;
- * - signature_invalid: the signature does not verify;
- * - signature_not_checked: the key cannot be obtained offline (a did:web key id needs an HTTPS
- *   fetch, which Atlas never makes; an unsupported key id or algorithm);
- * - resource_mismatch: the receipt's resourceUrl is not the service's URL nor one of its operations';
- * - issued_outside_window: issuedAt is outside RECEIPT_WINDOW;
- * - no_observed_payee: Atlas has observed no receiving address for the service yet;
- * - signer_not_payee: the signing key is not one of the service's observed receiving addresses
- *   (the only authorisation Atlas checks; did:web documents and DNS records are never fetched);
- * - receipt_reused: an earlier report (by received_at, then id) carried the same signature.
- */
-export const RECEIPT_REASONS = [
-  'malformed',
-  'no_service',
-  'signature_invalid',
-  'signature_not_checked',
-  'resource_mismatch',
-  'issued_outside_window',
-  'no_observed_payee',
-  'signer_not_payee',
-  'receipt_reused',
-] as const;
-export type ReceiptReason = (typeof RECEIPT_REASONS)[number];
 
 /**
  * Outcome reports about one service, per receipt state, reported outcome and moderation state:

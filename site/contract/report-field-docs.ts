@@ -1,7 +1,8 @@
 import { OUTCOMES } from './common.ts';
 import type { FieldDoc } from './field-docs.ts';
 import { MODERATION_STATES } from './moderation.ts';
-import { RECEIPT_RULE, RECEIPT_STATES } from './outcome-receipt.ts';
+import { RECEIPT_STATES } from './outcome-receipt.ts';
+import { RECEIPT_RULE } from './receipt-verdict.ts';
 import { TERMS_DIMENSIONS } from './declared-terms.ts';
 
 /**

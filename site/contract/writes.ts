@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiStatus, DateTime, FeedbackKind, Outcome } from './common.ts';
 import { ModerationReason, OUTCOME_RECEIPT_STATUSES } from './moderation.ts';
+import { ReceiptVerification } from './receipt-verdict.ts';
 
 /** Rate limits stated with a new key (the settings in config `serve.rateLimits`). */
 export const KeyLimits = z.strictObject({
@@ -39,6 +40,7 @@ export const OutcomeReceipt = z.strictObject({
   idempotency_key: z.string(),
   service_id: z.string().nullable(),
   outcome: Outcome,
+  receipt_verification: ReceiptVerification.nullable(),
   duplicate: z.boolean(),
   message: z.string(),
 });

@@ -61,6 +61,7 @@ describe('signed receipt → outcome report → inbox → database → single-se
       const keyOf = async (label: string) => (await call('POST', '/api/v1/keys', { label })).body.key as string;
       const key = await keyOf('agent-1');
       let validReceipt: unknown;
+      const sent: Array<{ report: Record<string, unknown>; key: string }> = [];
       for (const s of sellers) {
         clock.advance(60_000);
         // The paid call (the simulator settles any payment header) and its settlement response.
@@ -74,13 +75,18 @@ describe('signed receipt → outcome report → inbox → database → single-se
         const report = { outcome: 'success', idempotency_key: `paid-${s.c}`, service_id: s.id, ...(receipt ? { receipt } : {}) };
         const r = await call('POST', '/api/v1/outcomes', report, key);
         expect(r.status, JSON.stringify(r.body)).toBe(201);
-        OutcomeReceipt.parse(r.body);
+        // Serve never verifies: a receipt is pending until a publish carries its verdict.
+        expect(OutcomeReceipt.parse(r.body).receipt_verification).toEqual(
+          receipt ? { rule: 'outcome-receipt/1', state: 'pending', reason: null, checked_at: null } : null,
+        );
+        sent.push({ report, key });
       }
       // Another agent re-sends the valid seller's receipt: the same signature, a later report.
       clock.advance(60_000);
       const other = await keyOf('agent-2');
       const reused = { outcome: 'failure', idempotency_key: 'reused', service_id: sellers[0]!.id, receipt: validReceipt };
       expect((await call('POST', '/api/v1/outcomes', reused, other)).status).toBe(201);
+      sent.push({ report: reused, key: other });
 
       clock.advance(2 * 60_000);
       const ingest = await runCli(['--data', t.dir, '--now', clock().toISOString(), 'ingest', 'inbox'], {
@@ -148,6 +154,19 @@ describe('signed receipt → outcome report → inbox → database → single-se
         'paid-resource-mismatch': 'resource_mismatch',
         'paid-stale': 'issued_outside_window',
         reused: 'receipt_reused',
+      });
+      // Each sender reads its receipt's verdict back by sending the report again (200, the first report).
+      const readBack: Record<string, string | null> = {};
+      for (const { report, key: k } of sent) {
+        const r = await call('POST', '/api/v1/outcomes', report, k);
+        expect(r.status).toBe(200);
+        const v = OutcomeReceipt.parse(r.body).receipt_verification;
+        readBack[String(report.idempotency_key)] = v && (v.reason ?? v.state);
+        if (v) expect(v.checked_at).not.toBeNull();
+      }
+      expect(readBack).toEqual({
+        ...Object.fromEntries(reasons.map((r) => [r.idempotency_key, r.reason ?? r.state])),
+        'paid-no-receipt': null,
       });
       // The valid seller: one verified success, one failure that stays a claim (reused receipt).
       const valid = ServiceDetail.parse((await call('GET', `/api/v1/services/${sellers[0]!.id}`)).body);

@@ -135,6 +135,10 @@ describe('moderation through ingest → moderate → publish', () => {
       expect(Object.keys(index.decisions).sort()).toEqual(['out_a', 'out_b', 'out_c', 'out_d', 'out_e', 'out_f', 'out_g', 'out_h']);
       expect(index.decisions.out_e).toEqual({ state: 'rejected', reason: 'referral_expired', decided_at: NOW.toISOString() });
       expect(index.decisions.out_b).toEqual({ state: 'accepted', reason: null, decided_at: min(10) });
+      // No report here carried a receipt: no verdicts. An index from before `receipts` still reads.
+      expect(index.receipts).toEqual({});
+      const { receipts: _r, ...older } = index;
+      expect(ModerationIndex.parse(older).receipts).toBeUndefined();
 
       const week = await computeWeekFigures(store, new Date('2026-11-23T00:00:00Z'), new Date(min(10)));
       expect(week.outcome_reports.received).toBe(9);
