@@ -69,3 +69,14 @@ export function tamperJws(compact: string): string {
   const flipped = s!.startsWith('A') ? `B${s!.slice(1)}` : `A${s!.slice(1)}`;
   return `${h}.${p}.${flipped}`;
 }
+
+/** The offer-receipt extension's example receipt payload (EIP-712 form), with overrides. */
+export const exampleReceiptPayload = (o: Record<string, unknown> = {}) => ({
+  version: 1,
+  network: 'eip155:8453',
+  resourceUrl: 'https://api.example.com/premium-data',
+  payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
+  issuedAt: 1703123456,
+  transaction: '',
+  ...o,
+});

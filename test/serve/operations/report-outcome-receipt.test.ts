@@ -5,6 +5,7 @@ import { ErrorBody } from '../../../site/contract/error.ts';
 import { RECEIPT_LIMITS } from '../../../site/contract/outcome-receipt.ts';
 import { OutcomeReceipt } from '../../../site/contract/writes.ts';
 import { harness, type Harness } from '../harness.ts';
+import { exampleReceiptPayload } from '../../helpers/receipts.ts';
 
 /**
  * POST /api/v1/outcomes with the seller's x402 receipt: the shape and size are checked (400
@@ -27,14 +28,7 @@ const outcomeLines = () =>
 
 const EIP712 = {
   format: 'eip712',
-  payload: {
-    version: 1,
-    network: 'eip155:8453',
-    resourceUrl: 'https://api.example.com/premium-data',
-    payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
-    issuedAt: 1703123456,
-    transaction: '',
-  },
+  payload: exampleReceiptPayload(),
   // A placeholder (the extension's own example): the server never verifies, the pipeline will say invalid.
   signature: '0x1234567890abcdef',
 };

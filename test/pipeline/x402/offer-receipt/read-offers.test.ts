@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sellerKeys, signEip712 } from '../../../../pipeline/fleet/seller-keys.ts';
 import { checkSignedOffers, hasSignedOffers } from '../../../../pipeline/x402/offer-receipt/index.ts';
+import { signedOfferCheck } from '../../../helpers/offer-checks.ts';
 
 const K = sellerKeys('read-offers-test');
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -36,18 +37,7 @@ describe('checkSignedOffers', () => {
   it('a v1 request: the signed CAIP-2 offer matches the v1 entry (network name, maxAmountRequired)', async () => {
     const signature = await signEip712('offer', payload, K.evm);
     const [o] = (await checkSignedOffers(request([{ format: 'eip712', acceptIndex: 0, payload, signature }])))!;
-    expect(o).toEqual({
-      offer_index: 0,
-      format: 'eip712',
-      signature: 'valid',
-      signature_reason: null,
-      signer: 'authorised',
-      signer_reason: null,
-      kid_method: null,
-      accept_index: 0,
-      terms_differ: false,
-      differing: [],
-    });
+    expect(o).toEqual(signedOfferCheck());
   });
   it('an empty list: no rows; not a list: one malformed offer; more than 16: the first 16', async () => {
     expect(await checkSignedOffers(request([]))).toEqual([]);

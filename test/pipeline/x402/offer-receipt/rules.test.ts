@@ -3,25 +3,14 @@ import { signedOffersFigures } from '../../../../pipeline/reports/signed-offers-
 import { insertCheckRecords, type CheckRecord } from '../../../../pipeline/probe/check-writer.ts';
 import type { SignedOfferCheck } from '../../../../site/contract/offer-receipt.ts';
 import { withTestStore } from '../../../helpers/context.ts';
+import { signedOfferCheck } from '../../../helpers/offer-checks.ts';
 import { seedServices } from '../../probe/seed.ts';
 
 /**
  * The signed-offer rules of pipeline/store/rules.sql (atlas_signed_offers_as_of,
  * atlas_signed_offer_events) over rows written through the probe's one check insert.
  */
-const offer = (o: Partial<SignedOfferCheck> = {}): SignedOfferCheck => ({
-  offer_index: 0,
-  format: 'eip712',
-  signature: 'valid',
-  signature_reason: null,
-  signer: 'authorised',
-  signer_reason: null,
-  kid_method: null,
-  accept_index: 0,
-  terms_differ: false,
-  differing: [],
-  ...o,
-});
+const offer = signedOfferCheck;
 const check = (id: string, at: string, signed: SignedOfferCheck[] | null): { check: CheckRecord; terms: never } => ({
   check: {
     service_id: id,

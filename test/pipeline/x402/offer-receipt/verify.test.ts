@@ -5,6 +5,7 @@ import { sellerKeys, signEip712, signJws } from '../../../../pipeline/fleet/sell
 import { keyedHash } from '../../../../pipeline/core/secret.ts';
 import { base58 } from '../../../../pipeline/x402/offer-receipt/base58.ts';
 import { signerAuthorised, verifyArtifact } from '../../../../pipeline/x402/offer-receipt/index.ts';
+import { exampleReceiptPayload } from '../../../helpers/receipts.ts';
 
 /**
  * Signatures are made here with viem (account.signTypedData, the extension's types written out in
@@ -24,15 +25,7 @@ const offer = (o: Record<string, unknown> = {}) => ({
   validUntil: 1703123516,
   ...o,
 });
-const receipt = (o: Record<string, unknown> = {}) => ({
-  version: 1,
-  network: 'eip155:8453',
-  resourceUrl: 'https://api.example.com/premium-data',
-  payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
-  issuedAt: 1703123456,
-  transaction: '',
-  ...o,
-});
+const receipt = exampleReceiptPayload;
 const b64uJson = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 afterEach(() => vi.restoreAllMocks());
