@@ -1,6 +1,8 @@
 import { buildOpenApi } from '../../../site/contract/openapi.ts';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../../pipeline/core/clock.ts';
 import { defaultConfig } from '../../../pipeline/core/config.ts';
@@ -103,15 +105,24 @@ describe('mountPages', () => {
     expect(body).not.toContain('href="/services/cand_');
   });
 
-  it('filters with the evidence selects: declared terms differ, listed but not failing', async () => {
-    for (const q of ['terms_mismatch=true', 'listed_but_failing=false']) {
-      const body = await (await app.request(`/?scope=index&${q}`)).text();
-      expect(body).toContain('<strong>1</strong> service tracked');
-      expect(body).toContain('href="/services/cand_0123456789abcdef0123"');
-      expect(body).not.toContain('href="/services/svc_example-mcp"');
+  it('filters with the evidence selects: declared terms differ, listed but not failing (in process and over a socket)', async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    try {
+      await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+      const { port } = server.address() as AddressInfo;
+      const viaSocket = async (path: string) => (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+      for (const get of [async (path: string) => (await app.request(path)).text(), viaSocket]) {
+        for (const q of ['terms_mismatch=true', 'listed_but_failing=false']) {
+          const body = await get(`/?scope=index&${q}`);
+          expect(body).toContain('<strong>1</strong> service tracked');
+          expect(body).toContain('href="/services/cand_0123456789abcdef0123"');
+          expect(body).not.toContain('href="/services/svc_example-mcp"');
+        }
+        expect(await get('/?scope=index&passing_but_unlisted=true')).toContain('<strong>0</strong> services tracked');
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
-    const none = await (await app.request('/?scope=index&passing_but_unlisted=true')).text();
-    expect(none).toContain('<strong>0</strong> services tracked');
   });
 
   it('answers a bad parameter with 400 and the form, naming the problem', async () => {
