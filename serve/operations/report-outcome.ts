@@ -35,9 +35,7 @@ function published(deps: AppDeps, id: string): Published {
 /** The verification of the report's receipt: null without one; pending until a verdict is published. */
 function receiptVerification(rec: OutcomeRecord, verdict: ReceiptVerdictEntry | undefined): ReceiptVerification | null {
   if (!rec.receipt) return null;
-  return verdict
-    ? { rule: RECEIPT_RULE, state: verdict.state, reason: verdict.reason, checked_at: verdict.checked_at }
-    : { rule: RECEIPT_RULE, state: 'pending', reason: null, checked_at: null };
+  return { rule: RECEIPT_RULE, ...(verdict ?? { state: 'pending', reason: null, checked_at: null }) };
 }
 
 /**
